@@ -1,0 +1,70 @@
+/**
+ * The in-process event bus. Services emit typed events after their change has
+ * committed; the WebSocket route and the dashboard islands subscribe. Frames
+ * on the wire are `{type, payload}` as `specs/tunnels.md` says.
+ */
+
+/** Payloads by event type. Later subsystems add their own entries here. */
+export interface EventMap {
+  /** Every audit record, as written. */
+  AuditEvent: {
+    id: string;
+    time: string;
+    actor: string;
+    event_type: string;
+    message: string;
+    resource_type: string;
+    resource_id: string;
+  };
+  InterfaceChanged: { id: string; action: string };
+  PeerChanged: { id: string; action: string };
+  /** A peer's latest handshake time changed (seen by the periodic host read). */
+  PeerHandshake: {
+    id: string;
+    interface_id: string;
+    public_key: string;
+    latest_handshake: string | null;
+    endpoint: string | null;
+    rx_bytes: number;
+    tx_bytes: number;
+  };
+  /** A setting changed; secret values are never sent. */
+  SettingsChanged: { key: string; value: string | null; is_secret: boolean };
+  /** Drift between stored and live host state was detected by the periodic pass. */
+  DriftDetected: { items: number };
+  /** A DNS zone or its records changed; `serial` is the new SOA serial. */
+  ZoneChanged: { zone: string; action: string; serial: number };
+}
+
+export type EventType = keyof EventMap;
+
+/** One frame as sent to subscribers. */
+export type BusEvent = { [K in EventType]: { type: K; payload: EventMap[K] } }[EventType];
+
+export type Listener = (event: BusEvent) => void;
+
+export class EventBus {
+  #listeners = new Set<Listener>();
+
+  /** Sends `payload` to every subscriber; a failing subscriber does not stop the others. */
+  emit<K extends EventType>(type: K, payload: EventMap[K]): void {
+    const event = { type, payload } as BusEvent;
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken subscriber (e.g. a closed socket) must not break the emitter.
+      }
+    }
+  }
+
+  /** Registers `listener`; returns the function that removes it. */
+  subscribe(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get size(): number {
+    return this.#listeners.size;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Every schema migration, in version order. Each issue adds its own file with
+ * a fixed version number: 1 foundation, 2 attestation, 3 tunnels, 4 DNS,
+ * 5 DNSSEC. Applied by `Store.open()`.
+ */
+import type { Migration } from "../store.ts";
+import { foundation } from "./0001_foundation.ts";
+
+export const migrations: Migration[] = [foundation];

@@ -1,0 +1,168 @@
+/**
+ * The SQLite store: one `node:sqlite` connection per process, WAL mode,
+ * foreign keys on, a busy timeout, versioned migrations applied on open, and
+ * transactions with after-commit hooks so that events and audit fan-out only
+ * happen for changes that really landed.
+ */
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { migrations as allMigrations } from "./migrations/mod.ts";
+
+/** One schema step. `version` values are unique and applied in ascending order. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export type Row = Record<string, unknown>;
+export type Params = SQLInputValue[];
+
+/** SQLite error codes surfaced as `errcode` by node:sqlite. */
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+
+/** True when `err` is a UNIQUE or PRIMARY KEY violation. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { errcode?: number })?.errcode;
+  if (code === SQLITE_CONSTRAINT_UNIQUE || code === SQLITE_CONSTRAINT_PRIMARYKEY) return true;
+  // `exec()` errors carry no errcode; fall back to SQLite's stable message.
+  return err instanceof Error && /^(UNIQUE|PRIMARY KEY) constraint failed/.test(err.message);
+}
+
+export class Store {
+  readonly db: DatabaseSync;
+  readonly path: string;
+  #statements = new Map<string, StatementSync>();
+  #depth = 0;
+  #afterCommit: (() => void)[] = [];
+
+  private constructor(path: string) {
+    this.path = path;
+    this.db = new DatabaseSync(path);
+    this.db.exec("PRAGMA busy_timeout = 5000");
+    this.db.exec("PRAGMA journal_mode = WAL");
+    this.db.exec("PRAGMA synchronous = NORMAL");
+    this.db.exec("PRAGMA foreign_keys = ON");
+  }
+
+  /** Opens (creating if needed) the database at `path` and migrates it. */
+  static open(path: string, migrations: Migration[] = allMigrations): Store {
+    const store = new Store(path);
+    try {
+      store.migrate(migrations);
+    } catch (err) {
+      store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  /** The schema version recorded in the file (`PRAGMA user_version`). */
+  get version(): number {
+    return Number(this.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0);
+  }
+
+  /** Applies every migration newer than the file's version, each in its own transaction. */
+  migrate(migrations: Migration[]): void {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i].version === sorted[i - 1].version) {
+        throw new Error(`Duplicate migration version ${sorted[i].version}`);
+      }
+    }
+    for (const m of sorted) {
+      if (m.version <= this.version) continue;
+      this.tx(() => {
+        this.db.exec(m.sql);
+        // user_version cannot take a bound parameter; the value is an integer we own.
+        this.db.exec(`PRAGMA user_version = ${Math.trunc(m.version)}`);
+      });
+    }
+  }
+
+  /** A cached prepared statement. */
+  stmt(sql: string): StatementSync {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** First row of `sql`, or undefined. */
+  get<T = Row>(sql: string, ...params: Params): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined;
+  }
+
+  /** All rows of `sql`. */
+  all<T = Row>(sql: string, ...params: Params): T[] {
+    return this.stmt(sql).all(...params) as T[];
+  }
+
+  /** Runs a statement; returns the number of changed rows and the last row id. */
+  run(sql: string, ...params: Params): { changes: number; lastInsertRowid: number } {
+    const r = this.stmt(sql).run(...params);
+    return { changes: Number(r.changes), lastInsertRowid: Number(r.lastInsertRowid) };
+  }
+
+  /**
+   * Runs `fn` in a transaction (a savepoint when nested). `fn` is synchronous on
+   * purpose: node:sqlite is synchronous, and an await inside a transaction
+   * would let other requests interleave with it.
+   */
+  tx<T>(fn: () => T): T {
+    const outer = this.#depth === 0;
+    const sp = `sp${this.#depth}`;
+    this.db.exec(outer ? "BEGIN IMMEDIATE" : `SAVEPOINT ${sp}`);
+    this.#depth++;
+    let result: T;
+    try {
+      result = fn();
+      if (result instanceof Promise) {
+        throw new Error("Store.tx() callback must be synchronous");
+      }
+    } catch (err) {
+      this.#depth--;
+      if (outer) {
+        this.db.exec("ROLLBACK");
+        this.#afterCommit = [];
+      } else {
+        this.db.exec(`ROLLBACK TO ${sp}; RELEASE ${sp}`);
+      }
+      throw err;
+    }
+    this.#depth--;
+    if (!outer) {
+      this.db.exec(`RELEASE ${sp}`);
+      return result;
+    }
+    this.db.exec("COMMIT");
+    const hooks = this.#afterCommit;
+    this.#afterCommit = [];
+    for (const hook of hooks) hook();
+    return result;
+  }
+
+  /** Runs `hook` after the current transaction commits, or now when none is open. */
+  afterCommit(hook: () => void): void {
+    if (this.#depth === 0) hook();
+    else this.#afterCommit.push(hook);
+  }
+
+  /** True while a transaction is open. */
+  get inTransaction(): boolean {
+    return this.#depth > 0;
+  }
+
+  /** Writes a consistent copy of the database to `dest` (online, WAL-safe). */
+  snapshot(dest: string): void {
+    this.db.prepare("VACUUM INTO ?").run(dest);
+  }
+
+  close(): void {
+    if (!this.db.isOpen) return;
+    this.#statements.clear();
+    this.db.close();
+  }
+}
