@@ -5,27 +5,44 @@
  */
 import nodeAssert from "node:assert/strict";
 
+/** Runs a node assertion, prefixing `msg` to its message so the diff is kept. */
+function withMessage(msg: string | undefined, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (msg && err instanceof Error) err.message = `${msg}\n${err.message}`;
+    throw err;
+  }
+}
+
 export function assert(cond: unknown, msg?: string): asserts cond {
-  nodeAssert.ok(cond, msg);
+  nodeAssert.ok(cond, msg ?? "Assertion failed");
 }
 
 export function assertEquals<T>(actual: unknown, expected: T, msg?: string): asserts actual is T {
-  nodeAssert.deepStrictEqual(actual, expected, msg);
+  withMessage(msg, () => nodeAssert.deepStrictEqual(actual, expected));
 }
 
 export function assertNotEquals(actual: unknown, expected: unknown, msg?: string): void {
-  nodeAssert.notDeepStrictEqual(actual, expected, msg);
+  withMessage(msg, () => nodeAssert.notDeepStrictEqual(actual, expected));
 }
 
 export function assertMatch(actual: string, re: RegExp, msg?: string): void {
-  nodeAssert.match(actual, re, msg);
+  nodeAssert.match(actual, re, msg ?? `Expected ${JSON.stringify(actual)} to match ${re}`);
 }
 
 export function assertStringIncludes(actual: string, part: string, msg?: string): void {
-  nodeAssert.ok(actual.includes(part), msg ?? `Expected ${JSON.stringify(actual)} to include ${JSON.stringify(part)}`);
+  nodeAssert.ok(
+    actual.includes(part),
+    msg ?? `Expected ${JSON.stringify(actual)} to include ${JSON.stringify(part)}`,
+  );
 }
 
-export function assertThrows(fn: () => unknown, cls?: new (...a: never[]) => Error, msgIncludes?: string): Error {
+export function assertThrows(
+  fn: () => unknown,
+  cls?: new (...a: never[]) => Error,
+  msgIncludes?: string,
+): Error {
   try {
     fn();
   } catch (err) {
@@ -57,7 +74,9 @@ function checkError(err: unknown, cls?: new (...a: never[]) => Error, msgInclude
   }
   if (msgIncludes && !String((err as Error)?.message).includes(msgIncludes)) {
     throw new nodeAssert.AssertionError({
-      message: `Expected message to include ${JSON.stringify(msgIncludes)}, got ${JSON.stringify((err as Error)?.message)}`,
+      message: `Expected message to include ${JSON.stringify(msgIncludes)}, got ${
+        JSON.stringify((err as Error)?.message)
+      }`,
     });
   }
 }

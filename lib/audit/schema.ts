@@ -1,0 +1,44 @@
+/** Zod schemas of the audit listing at the API edge. */
+import { z } from "zod";
+
+/** Query of `GET /audit`; times are ISO 8601 or Unix milliseconds. */
+export const AuditQuery = z.object({
+  event_type: z.string().max(100).optional(),
+  resource_type: z.string().max(100).optional(),
+  resource_id: z.string().max(200).optional(),
+  actor: z.string().max(100).optional(),
+  since: z.string().optional().transform((v, ctx) => parseTime(v, ctx, "since")),
+  until: z.string().optional().transform((v, ctx) => parseTime(v, ctx, "until")),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+function parseTime(v: string | undefined, ctx: z.RefinementCtx, name: string): number | undefined {
+  if (v === undefined || v === "") return undefined;
+  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `"${name}" must be an ISO 8601 time or Unix milliseconds`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+}
+
+export const AuditRecordSchema = z.object({
+  id: z.number().int(),
+  time: z.string(),
+  actor: z.string(),
+  event_type: z.string(),
+  message: z.string(),
+  resource_type: z.string(),
+  resource_id: z.string(),
+});
+
+export const AuditPageSchema = z.object({
+  records: z.array(AuditRecordSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});

@@ -1,0 +1,148 @@
+/**
+ * Login, logout, password change and credential resolution, shared by the
+ * tunnel API (cookie or API token), the DNS API (JWT) and the dashboard.
+ */
+import type { AuditLog } from "../audit/audit.ts";
+import { UnauthorizedError, UnprocessableError } from "../errors.ts";
+import type { Store } from "../store/store.ts";
+import type { LoginLimiter } from "./login_limiter.ts";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
+import type { SessionService } from "./sessions.ts";
+import type { TokenService } from "./tokens.ts";
+import type { AuthUser, UserInfo } from "./user.ts";
+import type { UserService } from "./users.ts";
+
+/** Where a request came from, for the limiter and the audit trail. */
+export interface ClientMeta {
+  address: string;
+  userAgent: string;
+}
+
+/** A resolved credential. */
+export interface Authenticated {
+  user: AuthUser;
+  via: "session" | "token" | "jwt";
+  sessionId?: string;
+  /** Expiry of the session (ms), when the credential is a session. */
+  expiresAt?: number;
+}
+
+export class AuthService {
+  constructor(
+    private readonly store: Store,
+    private readonly users: UserService,
+    readonly sessions: SessionService,
+    readonly tokens: TokenService,
+    private readonly limiter: LoginLimiter,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /**
+   * Checks a username and password under the brute-force limit. Unknown users
+   * cost the same time as known ones. Throws UnauthorizedError or RateLimitError.
+   */
+  async checkPassword(username: string, password: string, client: ClientMeta): Promise<UserInfo> {
+    const release = this.limiter.begin(username, client.address);
+    try {
+      const creds = this.users.credentials(username);
+      const ok = creds
+        ? await verifyPassword(password, creds.passwordHash)
+        : await verifyAgainstDummy(password);
+      if (!ok || !creds) {
+        this.limiter.fail(username, client.address);
+        this.audit.record({
+          actor: "anonymous",
+          event_type: "auth.login_failed",
+          message: `Failed login for "${username.slice(0, 64)}" from ${client.address}`,
+          resource_type: "user",
+          resource_id: creds?.user.id ?? "",
+        });
+        throw new UnauthorizedError("Invalid username or password");
+      }
+      this.store.tx(() => {
+        this.limiter.succeed(username);
+        this.users.touchLogin(creds.user.id);
+        this.audit.record({
+          actor: creds.user.username,
+          event_type: "auth.login",
+          message: `Logged in from ${client.address}`,
+          resource_type: "user",
+          resource_id: creds.user.id,
+        });
+      });
+      return this.users.get(creds.user.id);
+    } finally {
+      release();
+    }
+  }
+
+  /** Logs in and starts a cookie session. */
+  async login(
+    username: string,
+    password: string,
+    client: ClientMeta,
+  ): Promise<{ user: UserInfo; cookie: string; expiresAt: number }> {
+    const user = await this.checkPassword(username, password, client);
+    const session = this.sessions.create(user.id, client);
+    return { user, cookie: session.cookie, expiresAt: session.expiresAt };
+  }
+
+  /** Ends one cookie session. */
+  logout(auth: Authenticated): void {
+    if (!auth.sessionId) return;
+    this.store.tx(() => {
+      this.sessions.end(auth.sessionId!);
+      this.audit.record({
+        actor: auth.user.username,
+        event_type: "auth.logout",
+        message: "Logged out",
+        resource_type: "user",
+        resource_id: auth.user.id,
+      });
+    });
+  }
+
+  /**
+   * Sets a new password after checking the current one and ends every session
+   * of the user (and, through the auth epoch, every DNS API JWT).
+   */
+  async changePassword(
+    user: AuthUser,
+    current: string,
+    next: string,
+  ): Promise<{ endedSessions: number }> {
+    const creds = this.users.credentials(user.username);
+    if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
+      throw new UnprocessableError("Current password is incorrect");
+    }
+    if (current === next) {
+      throw new UnprocessableError("New password must differ from the current one");
+    }
+    const hash = await hashPassword(next);
+    let ended = 0;
+    this.store.tx(() => {
+      this.users.setPasswordHash(user.id, hash);
+      ended = this.sessions.endAllForUser(user.id);
+      this.audit.record({
+        actor: user.username,
+        event_type: "auth.password_changed",
+        message: `Changed the password and ended ${ended} session(s)`,
+        resource_type: "user",
+        resource_id: user.id,
+      });
+    });
+    return { endedSessions: ended };
+  }
+
+  /** Resolves a session cookie or an API bearer token; null when neither is valid. */
+  authenticate(cred: { cookie?: string; bearer?: string }): Authenticated | null {
+    if (cred.bearer) {
+      const user = this.tokens.resolve(cred.bearer);
+      return user ? { user, via: "token" } : null;
+    }
+    const session = this.sessions.resolve(cred.cookie);
+    return session
+      ? { user: session.user, via: "session", sessionId: session.id, expiresAt: session.expiresAt }
+      : null;
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Configuration from environment variables, each with a matching command-line
+ * flag (`PALISADE_ADMIN_LISTEN` ⇔ `--admin-listen`); a flag wins over the
+ * variable. `OPTIONS` is the single table the parser, `--help` and the README
+ * table are checked against.
+ */
+import { ConfigError } from "../errors.ts";
+import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
+
+export interface ListenAddress {
+  hostname: string;
+  port: number;
+}
+
+export type HostDriverChoice = "auto" | "linux" | "none";
+
+export interface Config {
+  dataDir: string;
+  adminListen: ListenAddress;
+  attestListen: ListenAddress;
+  dnsApiListen: ListenAddress;
+  dnsListen: ListenAddress;
+  adminUser: string;
+  /** Null means: generate one on first start and print it once. */
+  adminPassword: string | null;
+  hostDriver: HostDriverChoice;
+  logLevel: LogLevel;
+  /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
+  secureCookies: boolean;
+}
+
+interface Option {
+  env: string;
+  flag: string;
+  default: string | null;
+  description: string;
+  apply(cfg: Config, value: string, name: string): void;
+}
+
+/** Parses `host:port`, `[v6]:port` or `:port`; port 0 lets the OS choose. */
+export function parseListen(value: string, name: string): ListenAddress {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(value.trim());
+  if (!m) throw new ConfigError(name, `expected "host:port", got "${value}"`);
+  const hostname = m[1] ?? (m[2] || "0.0.0.0");
+  const port = Number(m[3]);
+  if (port > 65535) throw new ConfigError(name, `port ${port} is out of range 0-65535`);
+  return { hostname, port };
+}
+
+function parseBool(value: string, name: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(name, `expected true or false, got "${value}"`);
+}
+
+export const OPTIONS: Option[] = [
+  {
+    env: "PALISADE_DATA",
+    flag: "--data",
+    default: "./data",
+    description: "Data directory: the SQLite file `palisade.db` and backups",
+    apply: (c, v, n) => {
+      if (!v.trim()) throw new ConfigError(n, "must not be empty");
+      c.dataDir = v;
+    },
+  },
+  {
+    env: "PALISADE_ADMIN_LISTEN",
+    flag: "--admin-listen",
+    default: "127.0.0.1:8000",
+    description: "Admin listener: dashboard, tunnel REST API, event WebSocket",
+    apply: (c, v, n) => (c.adminListen = parseListen(v, n)),
+  },
+  {
+    env: "PALISADE_ATTEST_LISTEN",
+    flag: "--attest-listen",
+    default: "0.0.0.0:8080",
+    description: "Attestation listener: `/init`, `/hb`, probes, static frontend",
+    apply: (c, v, n) => (c.attestListen = parseListen(v, n)),
+  },
+  {
+    env: "PALISADE_DNS_API_LISTEN",
+    flag: "--dns-api-listen",
+    default: "127.0.0.1:8081",
+    description: "DNS management REST API (JWT)",
+    apply: (c, v, n) => (c.dnsApiListen = parseListen(v, n)),
+  },
+  {
+    env: "PALISADE_DNS_LISTEN",
+    flag: "--dns-listen",
+    default: "127.0.0.1:5300",
+    description: "Authoritative DNS over UDP and TCP (use `0.0.0.0:53` in production)",
+    apply: (c, v, n) => (c.dnsListen = parseListen(v, n)),
+  },
+  {
+    env: "PALISADE_ADMIN_USER",
+    flag: "--admin-user",
+    default: "admin",
+    description: "First administrator, created only when no user exists",
+    apply: (c, v, n) => {
+      if (!/^[A-Za-z0-9._@-]{1,64}$/.test(v)) {
+        throw new ConfigError(n, `"${v}" is not a valid username (letters, digits, . _ @ -; 1-64)`);
+      }
+      c.adminUser = v;
+    },
+  },
+  {
+    env: "PALISADE_ADMIN_PASSWORD",
+    flag: "--admin-password",
+    default: null,
+    description:
+      "Password of the first administrator; when unset a strong one is generated and printed once",
+    apply: (c, v, n) => {
+      if (v.length < 12) throw new ConfigError(n, "must be at least 12 characters");
+      c.adminPassword = v;
+    },
+  },
+  {
+    env: "PALISADE_HOST_DRIVER",
+    flag: "--host-driver",
+    default: "auto",
+    description:
+      "WireGuard host layer: `auto` (linux when root with the tools present), `linux` or `none`",
+    apply: (c, v, n) => {
+      if (v !== "auto" && v !== "linux" && v !== "none") {
+        throw new ConfigError(n, `expected auto, linux or none, got "${v}"`);
+      }
+      c.hostDriver = v;
+    },
+  },
+  {
+    env: "PALISADE_LOG",
+    flag: "--log",
+    default: "info",
+    description: "Log level: debug, info, warn, error (JSON lines on stderr)",
+    apply: (c, v, n) => {
+      if (!LOG_LEVELS.includes(v as LogLevel)) {
+        throw new ConfigError(n, `expected one of ${LOG_LEVELS.join(", ")}, got "${v}"`);
+      }
+      c.logLevel = v as LogLevel;
+    },
+  },
+  {
+    env: "PALISADE_SECURE_COOKIES",
+    flag: "--secure-cookies",
+    default: "false",
+    description: "Mark the session cookie `Secure` (set behind an HTTPS proxy)",
+    apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
+  },
+];
+
+function defaults(): Config {
+  return {
+    dataDir: "./data",
+    adminListen: { hostname: "127.0.0.1", port: 8000 },
+    attestListen: { hostname: "0.0.0.0", port: 8080 },
+    dnsApiListen: { hostname: "127.0.0.1", port: 8081 },
+    dnsListen: { hostname: "127.0.0.1", port: 5300 },
+    adminUser: "admin",
+    adminPassword: null,
+    hostDriver: "auto",
+    logLevel: "info",
+    secureCookies: false,
+  };
+}
+
+/** Splits `--flag=value` and `--flag value` arguments; unknown flags are errors. */
+function parseArgs(args: string[]): Map<string, { value: string; flag: string }> {
+  const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
+  const out = new Map<string, { value: string; flag: string }>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const eq = arg.indexOf("=");
+    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
+    const opt = byFlag.get(flag);
+    if (!opt) throw new ConfigError(flag, "unknown option (see --help)");
+    let value: string;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < args.length) value = args[++i];
+    else throw new ConfigError(flag, "needs a value");
+    out.set(opt.env, { value, flag });
+  }
+  return out;
+}
+
+/** Builds the configuration from the environment and argv; throws ConfigError naming the culprit. */
+export function parseConfig(env: Record<string, string | undefined>, args: string[] = []): Config {
+  const cfg = defaults();
+  const fromArgs = parseArgs(args);
+  for (const opt of OPTIONS) {
+    const arg = fromArgs.get(opt.env);
+    const value = arg?.value ?? env[opt.env];
+    if (value === undefined) continue;
+    opt.apply(cfg, value, arg ? arg.flag : opt.env);
+  }
+  return cfg;
+}
+
+/** The `--help` text: one line per option. */
+export function helpText(): string {
+  const lines = OPTIONS.map((o) =>
+    `  ${o.flag.padEnd(18)} ${o.env.padEnd(26)} ${o.description}${
+      o.default === null ? "" : ` (default ${o.default})`
+    }`
+  );
+  return `Usage: deno task start [options]\n\nEvery option is also an environment variable.\n\n${
+    lines.join("\n")
+  }\n`;
+}

@@ -1,0 +1,203 @@
+/**
+ * Key-value settings. Only the keys named by `specs/tunnels.md` exist; each
+ * has a validator. Secret values are stored as given but masked in every
+ * listing, event and audit message.
+ */
+import type { AuditLog } from "../audit/audit.ts";
+import { type Clock, isoTime } from "../clock.ts";
+import { UnprocessableError, ValidationError } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Store } from "../store/store.ts";
+
+export const MASK = "********";
+
+interface KeySpec {
+  description: string;
+  /** Returns the normalized value, or throws UnprocessableError. */
+  normalize(value: string): string;
+}
+
+const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+function isIPv6(v: string): boolean {
+  if (!/^[0-9A-Fa-f:.]+$/.test(v) || !v.includes(":")) return false;
+  try {
+    return new URL(`http://[${v}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+function isHostname(v: string): boolean {
+  const name = v.endsWith(".") ? v.slice(0, -1) : v;
+  return name.length > 0 && name.length <= 253 && name.split(".").every((l) => HOST_LABEL.test(l));
+}
+
+/** Validates the public host clients dial: a name or an address, never with a port. */
+export function normalizeServerHost(value: string): string {
+  const v = value.trim();
+  if (!v) throw new UnprocessableError(`Setting "wireguard.server_host" must not be empty`);
+  if (IPV4.test(v) || isIPv6(v) || isHostname(v)) return v.toLowerCase();
+  if (/^\[[0-9A-Fa-f:.]+\]:\d+$/.test(v) || /^[^:]+:\d+$/.test(v)) {
+    throw new UnprocessableError(
+      `Setting "wireguard.server_host" must not embed a port ("${v}"); set "wireguard.server_port" instead`,
+    );
+  }
+  throw new UnprocessableError(
+    `Setting "wireguard.server_host" is not a valid host name or address: "${v}"`,
+  );
+}
+
+/** Validates a UDP port 1-65535. */
+export function normalizeServerPort(value: string): string {
+  const v = value.trim();
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > 65535) {
+    throw new UnprocessableError(
+      `Setting "wireguard.server_port" must be an integer from 1 to 65535, got "${v}"`,
+    );
+  }
+  return String(n);
+}
+
+function normalizeBool(value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v === "true" || v === "false") return v;
+  throw new UnprocessableError(
+    `Setting "wireguard.server_endpoint_enabled" must be true or false, got "${value}"`,
+  );
+}
+
+export const SETTING_KEYS: Record<string, KeySpec> = {
+  "wireguard.server_host": {
+    description: "Public host name or address that clients dial (no port)",
+    normalize: normalizeServerHost,
+  },
+  "wireguard.server_port": {
+    description: "Public UDP port that clients dial",
+    normalize: normalizeServerPort,
+  },
+  "wireguard.server_endpoint_enabled": {
+    description: "Whether client configurations get the endpoint from these settings",
+    normalize: normalizeBool,
+  },
+};
+
+export interface Setting {
+  key: string;
+  value: string;
+  is_secret: boolean;
+  description: string;
+  updated_at: string | null;
+}
+
+export interface SettingInput {
+  key: string;
+  value: string;
+  is_secret?: boolean;
+  description?: string;
+}
+
+/** The endpoint client configurations use by default. */
+export interface ServerEndpoint {
+  host: string | null;
+  port: number | null;
+  enabled: boolean;
+}
+
+interface SettingRow {
+  key: string;
+  value: string;
+  is_secret: number;
+  description: string;
+  updated_at: number;
+}
+
+export class SettingsService {
+  constructor(
+    private readonly store: Store,
+    private readonly audit: AuditLog,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Every supported key with its value (masked when secret); unset keys have value "". */
+  list(): Setting[] {
+    const rows = new Map(
+      this.store.all<SettingRow>("SELECT * FROM settings").map((r) => [r.key, r]),
+    );
+    return Object.entries(SETTING_KEYS).map(([key, spec]) => {
+      const r = rows.get(key);
+      return {
+        key,
+        value: r ? (r.is_secret ? MASK : r.value) : "",
+        is_secret: r ? r.is_secret === 1 : false,
+        description: r?.description || spec.description,
+        updated_at: r ? isoTime(r.updated_at) : null,
+      };
+    });
+  }
+
+  /** The raw value of a key, for internal use only; undefined when unset. */
+  get(key: string): string | undefined {
+    return this.store.get<{ value: string }>("SELECT value FROM settings WHERE key = ?", key)
+      ?.value;
+  }
+
+  /** Validates and upserts one setting: 400 for an unknown key, 422 for a bad value. */
+  put(input: SettingInput, actor: string): Setting {
+    const spec = SETTING_KEYS[input.key];
+    if (!spec) {
+      throw new ValidationError(
+        `Unknown setting key "${input.key}"; supported keys: ${
+          Object.keys(SETTING_KEYS).join(", ")
+        }`,
+        "key",
+      );
+    }
+    const value = spec.normalize(input.value);
+    const isSecret = input.is_secret ?? false;
+    const description = input.description ?? spec.description;
+    this.store.tx(() => {
+      this.store.run(
+        `INSERT INTO settings (key, value, is_secret, description, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, is_secret = excluded.is_secret,
+           description = excluded.description, updated_at = excluded.updated_at`,
+        input.key,
+        value,
+        isSecret ? 1 : 0,
+        description,
+        this.clock.now(),
+      );
+      this.audit.record({
+        actor,
+        event_type: "settings.updated",
+        message: isSecret
+          ? `Set "${input.key}" to a secret value`
+          : `Set "${input.key}" to "${value}"`,
+        resource_type: "setting",
+        resource_id: input.key,
+      });
+      this.store.afterCommit(() =>
+        this.events.emit("SettingsChanged", {
+          key: input.key,
+          value: isSecret ? null : value,
+          is_secret: isSecret,
+        })
+      );
+    });
+    return this.list().find((s) => s.key === input.key)!;
+  }
+
+  /** The stored `wireguard.server_*` endpoint. */
+  serverEndpoint(): ServerEndpoint {
+    const host = this.get("wireguard.server_host") ?? null;
+    const port = this.get("wireguard.server_port");
+    return {
+      host,
+      port: port === undefined ? null : Number(port),
+      enabled: (this.get("wireguard.server_endpoint_enabled") ?? "true") === "true",
+    };
+  }
+}

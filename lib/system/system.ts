@@ -1,0 +1,90 @@
+/**
+ * Health, version and the operational overview of `/api/v1/system`. Other
+ * subsystems contribute their counts through `SystemProbe`s, so this module
+ * does not depend on them.
+ */
+import type { Clock } from "../clock.ts";
+import type { Store } from "../store/store.ts";
+import { VERSION } from "../version.ts";
+
+export interface Health {
+  status: "ok" | "error";
+  database: "ok" | "error";
+}
+
+export interface VersionInfo {
+  version: string;
+  commit: string;
+  deno: string;
+  v8: string;
+  typescript: string;
+}
+
+/** A subsystem's contribution to the overview and to the health page. */
+export interface SystemProbe {
+  name: string;
+  /** Counts and states shown in the overview; must be cheap. */
+  summary(): Record<string, unknown>;
+}
+
+export class SystemService {
+  #probes: SystemProbe[] = [];
+  #startedAt: number;
+  /** Bound listener addresses, filled once the listeners are up. */
+  listeners: Record<string, string> = {};
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly commit: string,
+  ) {
+    this.#startedAt = clock.now();
+  }
+
+  /** Adds a subsystem to the overview. */
+  addProbe(probe: SystemProbe): void {
+    this.#probes.push(probe);
+  }
+
+  /** Store reachability: a trivial query must succeed. */
+  health(): Health {
+    try {
+      this.store.get("SELECT 1");
+      return { status: "ok", database: "ok" };
+    } catch {
+      return { status: "error", database: "error" };
+    }
+  }
+
+  /** Release and build information. */
+  version(): VersionInfo {
+    return {
+      version: VERSION,
+      commit: this.commit,
+      deno: Deno.version.deno,
+      v8: Deno.version.v8,
+      typescript: Deno.version.typescript,
+    };
+  }
+
+  /** Counts across subsystems for the overview. */
+  overview(): Record<string, unknown> {
+    const count = (table: string) =>
+      this.store.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+    const out: Record<string, unknown> = {
+      version: VERSION,
+      uptime_seconds: Math.floor((this.clock.now() - this.#startedAt) / 1000),
+      health: this.health(),
+      listeners: this.listeners,
+      users: count("users"),
+      active_sessions: this.store.get<{ n: number }>(
+        "SELECT count(*) AS n FROM sessions WHERE expires_at > ?",
+        this.clock.now(),
+      )!.n,
+      api_tokens: count("api_tokens"),
+      audit_records: count("audit"),
+    };
+    for (const p of this.#probes) out[p.name] = p.summary();
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Palisade: one process, one SQLite store, four listeners.
+ * config → store → services → listeners; SIGINT/SIGTERM shut down gracefully.
+ */
+import { manifest } from "./manifest.gen.ts";
+import { helpText, parseConfig } from "./lib/config/config.ts";
+import { ConfigError } from "./lib/errors.ts";
+import { createLogger } from "./lib/log/log.ts";
+import { createServices } from "./lib/services.ts";
+import { Store } from "./lib/store/store.ts";
+import { gitCommit } from "./lib/system/git_commit.ts";
+import { startServer } from "./server/server.ts";
+
+async function main(): Promise<number> {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    console.log(helpText());
+    return 0;
+  }
+  let config;
+  try {
+    config = parseConfig(Deno.env.toObject(), Deno.args);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`palisade: invalid configuration: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const dbPath = `${config.dataDir}/palisade.db`;
+  let store: Store;
+  try {
+    await Deno.mkdir(`${config.dataDir}/backups`, { recursive: true, mode: 0o700 });
+    store = Store.open(dbPath);
+  } catch (err) {
+    console.error(`palisade: cannot open the store at "${dbPath}": ${(err as Error).message}`);
+    return 1;
+  }
+  const services = createServices({
+    config,
+    store,
+    log,
+    commit: await gitCommit(new URL("./", import.meta.url)),
+  });
+  const first = await services.users.ensureFirstAdministrator(
+    config.adminUser,
+    config.adminPassword,
+  );
+  if (first.generatedPassword) {
+    // Printed once, on the console only (never the log): the operator needs it to sign in.
+    console.log(
+      `first administrator "${config.adminUser}" created with password: ${first.generatedPassword}`,
+    );
+  }
+
+  // Listen for signals before announcing the listeners, so a stop request
+  // that follows the announcement immediately is still graceful.
+  const stopped = Promise.withResolvers<void>();
+  const onSignal = () => stopped.resolve();
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+
+  let server;
+  try {
+    server = startServer(services, manifest);
+  } catch (err) {
+    console.error(`palisade: cannot start listeners: ${(err as Error).message}`);
+    await services.stop();
+    store.close();
+    return 1;
+  }
+  console.log(`admin listening on http://${server.addresses.admin}`);
+  console.log(`attestation listening on http://${server.addresses.attest}`);
+  console.log(`dns-api listening on http://${server.addresses.dnsApi}`);
+  console.log(`dns listening on ${server.addresses.dns} (udp+tcp)`);
+  log.info("started", { listeners: server.addresses });
+
+  await stopped.promise;
+  log.info("shutting down");
+  await server.shutdown();
+  await services.stop();
+  store.close();
+  log.info("stopped");
+  return 0;
+}
+
+Deno.exit(await main());

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import AuditTail from "@/islands/AuditTail.tsx";
+import { AuditQuery } from "@/lib/audit/schema.ts";
+import type { AuditPage } from "@/lib/audit/audit.ts";
+import { Pagination } from "@/components/pagination.tsx";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+
+const PAGE_SIZE = 50;
+
+export const meta = defineMeta({
+  GET: {
+    summary: "Audit page",
+    access: "viewer",
+    query: AuditQuery.extend({ limit: z.coerce.number().int().min(1).max(200).default(PAGE_SIZE) }),
+  },
+});
+
+interface Data {
+  page: AuditPage;
+  filter: { event_type?: string; resource_type?: string; actor?: string };
+  eventTypes: string[];
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    ctx.state.title = "Audit";
+    const { audit } = ctx.state.services;
+    const filter = {
+      event_type: ctx.query.event_type,
+      resource_type: ctx.query.resource_type,
+      actor: ctx.query.actor,
+    };
+    return page<Data>({ page: audit.list(ctx.query), filter, eventTypes: audit.eventTypes() });
+  },
+});
+
+export default function Audit({ data, url }: PageProps<Data>) {
+  const { page: p, filter } = data;
+  return (
+    <>
+      <h1>Audit</h1>
+      <form method="get" class="filters" aria-label="Filter audit records">
+        <label>
+          Event
+          <select name="event_type">
+            <option value="">All events</option>
+            {data.eventTypes.map((t) => (
+              <option value={t} selected={t === filter.event_type}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Actor
+          <input name="actor" value={filter.actor ?? ""} />
+        </label>
+        <label>
+          Resource type
+          <input name="resource_type" value={filter.resource_type ?? ""} />
+        </label>
+        <button type="submit">Filter</button>
+        <a href="/audit" class="button-link">Clear</a>
+      </form>
+      <AuditTail records={p.records} filter={filter} live={p.offset === 0} max={p.limit} />
+      <Pagination url={url} total={p.total} limit={p.limit} offset={p.offset} />
+    </>
+  );
+}

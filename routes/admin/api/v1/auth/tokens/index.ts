@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { TokenCreateInput, TokenMetaSchema } from "@/lib/auth/schema.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary: "List API token metadata (the caller's; all with ?all=true for administrators)",
+    access: "viewer",
+    query: z.object({ all: z.enum(["true", "false"]).optional() }),
+    response: z.object({ tokens: z.array(TokenMetaSchema) }),
+  },
+  POST: {
+    summary: "Create an API token; raw_token is shown only in this response",
+    access: "viewer",
+    body: TokenCreateInput,
+    response: z.object({ raw_token: z.string(), meta: TokenMetaSchema }),
+    status: 201,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    return {
+      tokens: ctx.state.services.auth.tokens.list(ctx.state.auth!.user, ctx.query.all === "true"),
+    };
+  },
+  POST(ctx) {
+    return ctx.state.services.auth.tokens.create(
+      ctx.state.auth!.user,
+      ctx.body.name,
+      ctx.body.expires_in_days,
+    );
+  },
+});

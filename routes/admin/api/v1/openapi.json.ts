@@ -1,0 +1,7 @@
+import { openApiRoute } from "@/server/openapi.ts";
+
+export const { meta, handler } = openApiRoute({
+  title: "Palisade tunnel management API",
+  description: "Interfaces, peers, settings, audit and the event stream (specs/tunnels.md)",
+  security: "session-or-token",
+});

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { DomainError } from "@/lib/errors.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { mapError } from "@/server/errors.ts";
+import { clientMeta, setSessionCookie } from "@/server/session_cookie.ts";
+
+const Next = z.string().regex(/^\/(?!\/)/).max(2000).catch("/");
+
+export const meta = defineMeta({
+  GET: { summary: "Sign-in page", access: "public", query: z.object({ next: Next.optional() }) },
+  POST: {
+    summary: "Sign in from the form",
+    access: "public",
+    body: z.object({
+      username: z.string().max(256),
+      password: z.string().max(1024),
+      next: Next.optional(),
+    }),
+  },
+});
+
+interface Data {
+  next: string;
+  username: string;
+  error?: string;
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    ctx.state.title = "Sign in";
+    const next = ctx.query.next ?? "/";
+    if (ctx.state.auth) return ctx.redirect(next);
+    return page<Data>({ next, username: "" });
+  },
+  async POST(ctx) {
+    ctx.state.title = "Sign in";
+    const next = ctx.body.next ?? "/";
+    try {
+      const { cookie } = await ctx.state.services.auth.login(
+        ctx.body.username,
+        ctx.body.password,
+        clientMeta(ctx),
+      );
+      setSessionCookie(ctx, cookie);
+      return ctx.redirect(next);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const { status, message, headers } = mapError(err);
+      for (const [k, v] of Object.entries(headers)) ctx.headers.set(k, v);
+      return page<Data>({ next, username: ctx.body.username, error: message }, { status });
+    }
+  },
+});
+
+export default function Login({ data }: PageProps<Data>) {
+  return (
+    <main id="main" class="login">
+      <h1>Palisade</h1>
+      <form method="post" action="/login" class="card stack" novalidate>
+        <input type="hidden" name="next" value={data.next} />
+        <label>
+          Username
+          <input
+            name="username"
+            autocomplete="username"
+            required
+            value={data.username}
+            aria-invalid={data.error ? "true" : undefined}
+            aria-describedby={data.error ? "login-error" : undefined}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            aria-invalid={data.error ? "true" : undefined}
+            aria-describedby={data.error ? "login-error" : undefined}
+          />
+        </label>
+        {data.error && <p id="login-error" class="field-error" role="alert">{data.error}</p>}
+        <button type="submit" class="primary">Sign in</button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,14 @@
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { dropSessionCookie } from "@/server/session_cookie.ts";
+
+export const meta = defineMeta({
+  POST: { summary: "Sign out from the dashboard", access: "public", hidden: true },
+});
+
+export const handler = defineHandlers(meta, {
+  POST(ctx) {
+    if (ctx.state.auth) ctx.state.services.auth.logout(ctx.state.auth);
+    dropSessionCookie(ctx);
+    return ctx.redirect("/login");
+  },
+});

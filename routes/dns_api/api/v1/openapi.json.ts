@@ -1,0 +1,7 @@
+import { openApiRoute } from "@/server/openapi.ts";
+
+export const { meta, handler } = openApiRoute({
+  title: "Palisade DNS management API",
+  description: "Zones, records and users (specs/dns.md); JWT from POST /api/v1/auth/login",
+  security: "jwt",
+});

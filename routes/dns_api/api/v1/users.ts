@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { NewUserInput, UserInfoSchema } from "@/lib/auth/schema.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary: "List users (never their passwords)",
+    access: "administrator",
+    response: z.object({ users: z.array(UserInfoSchema) }),
+  },
+  POST: {
+    summary: "Create a user; the password is write-only",
+    access: "administrator",
+    body: NewUserInput,
+    response: UserInfoSchema,
+    status: 201,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  GET: (ctx) => ({ users: ctx.state.services.users.list() }),
+  POST: (ctx) => ctx.state.services.users.create(ctx.body, ctx.state.auth!.user.username),
+});

@@ -1,0 +1,152 @@
+/**
+ * The shape of route modules, after Fresh 2: a module exports `handler` (an
+ * object of HTTP methods, each `(ctx) => Response | data`) and/or a default
+ * page component. Palisade adds one export, `meta`, declaring per method who
+ * may call it and the zod schemas of its query, body and response; the router
+ * enforces the first two and the OpenAPI document is generated from all three.
+ */
+import type { ComponentType } from "preact";
+import type { z } from "zod";
+import type { Role } from "../lib/auth/roles.ts";
+import type { Authenticated } from "../lib/auth/auth.ts";
+import type { Services } from "../lib/services.ts";
+import type { RouteEntry } from "./router.ts";
+
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = typeof METHODS[number];
+
+/** Who may call a method: anyone, or a signed-in user of at least this role. */
+export type Access = "public" | Role;
+
+export interface MethodMeta {
+  summary: string;
+  access: Access;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Schema of the 2xx JSON body. Absent for non-JSON responses. */
+  response?: z.ZodType;
+  /** Success status of a data result (default 200). */
+  status?: number;
+  /** Content type of a non-JSON success response, for the OpenAPI document. */
+  produces?: string;
+  /** Hidden from the OpenAPI document (pages, form posts, assets). */
+  hidden?: boolean;
+  /** OpenAPI tag; defaults to the first path segment after the prefix. */
+  tag?: string;
+}
+
+export type RouteMeta = Partial<Record<Method, MethodMeta>>;
+
+/** The listener a request arrived on, with its resolved routes. */
+export interface ListenerInfo {
+  name: string;
+  routes: readonly RouteEntry[];
+}
+
+/** Per-request state, filled by middleware. */
+export interface State {
+  services: Services;
+  listener: ListenerInfo;
+  auth?: Authenticated;
+  /** Why a credential that was sent was refused (the 401 message). */
+  authError?: string;
+  /** Page title, set by a page handler for the document's `<title>`. */
+  title?: string;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** What a route or middleware sees; mirrors Fresh 2's context. */
+export interface Context<Body = unknown, Query = unknown> {
+  readonly req: Request;
+  readonly url: URL;
+  readonly params: Record<string, string>;
+  /** The matched pattern, e.g. `/api/v1/peers/:id`. */
+  readonly route: string;
+  readonly state: State;
+  /** Validated request body (from JSON or a form), per `meta[method].body`. */
+  readonly body: Body;
+  /** Validated query, per `meta[method].query`. */
+  readonly query: Query;
+  /** Address of the TCP peer. */
+  readonly remoteAddr: string;
+  /** Headers added to whatever response the handler produces (e.g. Set-Cookie). */
+  readonly headers: Headers;
+  /** Calls the next middleware or the route (middleware only). */
+  next(): Promise<Response>;
+  /** A 303 redirect to a same-site path. */
+  redirect(path: string, status?: number): Response;
+}
+
+/** A page result: render the module's default component with `data`. */
+export interface PageResult<T> {
+  readonly __page: true;
+  data: T;
+  status?: number;
+}
+
+/** Returns a page result, like Fresh 2's `page()`. */
+export function page<T>(data: T, init: { status?: number } = {}): PageResult<T> {
+  return { __page: true, data, status: init.status };
+}
+
+export function isPageResult(v: unknown): v is PageResult<unknown> {
+  return typeof v === "object" && v !== null && (v as { __page?: unknown }).__page === true;
+}
+
+export type HandlerResult = Response | PageResult<unknown> | object | null;
+
+export type HandlerFn<B = unknown, Q = unknown> = (
+  ctx: Context<B, Q>,
+) => HandlerResult | Promise<HandlerResult>;
+
+export type Handlers<M extends RouteMeta> = {
+  [K in keyof M]: M[K] extends MethodMeta ? HandlerFn<Infer<M[K]["body"]>, Infer<M[K]["query"]>>
+    : never;
+};
+
+/** Declares a route's methods; keeps literal types for `defineHandlers`. */
+export function defineMeta<const M extends RouteMeta>(meta: M): M {
+  return meta;
+}
+
+/** Declares handlers typed by `meta`: `ctx.body` and `ctx.query` are the parsed schemas. */
+export function defineHandlers<M extends RouteMeta>(_meta: M, handlers: Handlers<M>): Handlers<M> {
+  return handlers;
+}
+
+export type Middleware = (ctx: Context) => Response | Promise<Response>;
+
+/** Props of a page component, like Fresh's `PageProps`. */
+export interface PageProps<T = undefined> {
+  data: T;
+  url: URL;
+  params: Record<string, string>;
+  state: State;
+  route: string;
+}
+
+/** Props of `_app.tsx` and `_layout.tsx`: the page to wrap. */
+export interface LayoutProps extends PageProps<unknown> {
+  Component: ComponentType<Record<string, never>>;
+}
+
+/**
+ * Any route's handler: `never` body and query accept handlers of every
+ * schema, since a context's `body` and `query` are read-only.
+ */
+export type AnyHandlerFn = HandlerFn<never, never>;
+
+/** A route module as imported by the manifest. */
+export interface RouteModule {
+  handler?: Record<string, AnyHandlerFn> | Middleware | Middleware[];
+  meta?: RouteMeta;
+  /** A page (or, in `_app`/`_layout`, a wrapper); `never` props admit every page's data type. */
+  default?: ComponentType<never>;
+}
+
+/** The generated manifest: listener → files → modules. */
+export interface Manifest {
+  listeners: Record<string, Record<string, RouteModule>>;
+  islands: Record<string, { default: ComponentType<never> }>;
+}

@@ -1,0 +1,62 @@
+/**
+ * The one place where errors become HTTP statuses. Domain errors carry a
+ * message safe for the client; anything else is a 500 with a generic message,
+ * and its details go to the log only.
+ */
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  HostError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  UnauthorizedError,
+  UnprocessableError,
+  ValidationError,
+} from "../lib/errors.ts";
+
+const STATUS: [new (...a: never[]) => DomainError, number][] = [
+  [ValidationError, 400],
+  [UnauthorizedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [PayloadTooLargeError, 413],
+  [UnprocessableError, 422],
+  [RateLimitError, 429],
+  [HostError, 500],
+];
+
+export interface MappedError {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+  /** True when the error was not a domain error and must be logged in full. */
+  unexpected: boolean;
+}
+
+/** Maps any thrown value to a status and a client-safe message. */
+export function mapError(err: unknown): MappedError {
+  if (err instanceof DomainError) {
+    const status = STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 500;
+    const headers: Record<string, string> = {};
+    if (err instanceof RateLimitError) headers["Retry-After"] = String(err.retryAfterSeconds);
+    if (err instanceof UnauthorizedError) headers["WWW-Authenticate"] = "Bearer";
+    // HostError messages name the failing operation; their detail stays in the log.
+    return { status, message: err.message, headers, unexpected: err instanceof HostError };
+  }
+  return { status: 500, message: "Internal server error", headers: {}, unexpected: true };
+}
+
+/** The `{error, status}` JSON body every non-2xx API response carries. */
+export function errorJson(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ error: message, status }), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * Reading and validating request input at the edge: a size limit enforced
+ * while streaming (not only from Content-Length), JSON or form decoding, and
+ * zod errors turned into a 400 that names the field.
+ */
+import type { z } from "zod";
+import { PayloadTooLargeError, ValidationError } from "../lib/errors.ts";
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Throws 413 when the declared length is over the limit, before anything is read. */
+export function checkDeclaredLength(req: Request, limit = BODY_LIMIT): void {
+  const len = Number(req.headers.get("content-length") ?? "0");
+  if (len > limit) throw new PayloadTooLargeError(`Request body is larger than ${limit} bytes`);
+}
+
+/** Reads the body, failing with 413 as soon as it exceeds `limit`. */
+export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uint8Array> {
+  checkDeclaredLength(req, limit);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new PayloadTooLargeError(`Request body is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.byteLength;
+  }
+  return all;
+}
+
+/** Decodes a JSON or form body into a plain value for schema validation. */
+export async function decodeBody(req: Request): Promise<unknown> {
+  const bytes = await readLimited(req);
+  const text = new TextDecoder().decode(bytes);
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") {
+    const out: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(text)) {
+      const prev = out[k];
+      out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    return out;
+  }
+  if (type === "multipart/form-data") {
+    // Re-wrap the bytes already read (under the limit) to reuse the platform's parser.
+    const form = await new Request("http://local/", {
+      method: "POST",
+      headers: req.headers,
+      body: bytes as Uint8Array<ArrayBuffer>,
+    })
+      .formData();
+    const out: Record<string, string> = {};
+    for (const [k, v] of form) out[k] = typeof v === "string" ? v : await v.text();
+    return out;
+  }
+  if (text.trim() === "") {
+    throw new ValidationError("Request body is empty; expected a JSON object");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError("Request body is not valid JSON");
+  }
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (typeof v !== "object" || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** Describes the first zod issue as a sentence naming the field. */
+export function describeIssue(
+  error: z.ZodError,
+  where: "body" | "query",
+  input: unknown,
+): ValidationError {
+  const issue = error.issues[0];
+  const path = issue.path.map(String).join(".");
+  const detail = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+  if (!path) return new ValidationError(`Invalid request ${where}: ${detail}`);
+  if (valueAt(input, issue.path) === undefined && issue.code !== "custom") {
+    return new ValidationError(`Missing field "${path}"`, path);
+  }
+  if (issue.code === "unrecognized_keys") {
+    return new ValidationError(`Unknown field "${issue.keys.join('", "')}" in "${path}"`, path);
+  }
+  return new ValidationError(`Invalid field "${path}": ${detail}`, path);
+}
+
+/** Validates `value` against `schema`; throws a 400 naming the field. */
+export function validate<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  where: "body" | "query",
+): z.output<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    if (issue?.code === "unrecognized_keys" && issue.path.length === 0) {
+      throw new ValidationError(`Unknown field "${issue.keys[0]}"`, issue.keys[0]);
+    }
+    throw describeIssue(r.error, where, value);
+  }
+  return r.data;
+}

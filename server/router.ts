@@ -1,0 +1,257 @@
+/**
+ * Builds a Hono app for one listener from the route modules in the manifest:
+ * Fresh's file conventions (patterns, `_middleware`, `_app`, `_layout`), the
+ * access rule of each method's `meta`, input validation, page rendering, and
+ * one mapping from errors to `{error, status}` JSON or an HTML error page.
+ */
+import { Hono } from "hono";
+import type { ComponentType } from "preact";
+import type { Logger } from "../lib/log/log.ts";
+import { roleAtLeast } from "../lib/auth/roles.ts";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../lib/errors.ts";
+import type { Services } from "../lib/services.ts";
+import {
+  type Context,
+  type HandlerFn,
+  isPageResult,
+  type Method,
+  type MethodMeta,
+  METHODS,
+  type Middleware,
+  type PageProps,
+  type RouteModule,
+  type State,
+} from "./define.ts";
+import { errorJson, mapError } from "./errors.ts";
+import { errorPage } from "./error_page.ts";
+import { renderPage, type Wrapper } from "./render.ts";
+import { checkDeclaredLength, decodeBody, validate } from "./request_body.ts";
+import { comparePatterns, governs, parseRouteFile } from "./route_pattern.ts";
+
+/** A route with everything resolved at start-up. */
+export interface RouteEntry {
+  file: string;
+  pattern: string;
+  module: RouteModule;
+  middlewares: Middleware[];
+  wrappers: Wrapper[];
+  isPage: boolean;
+}
+
+export interface ListenerOptions {
+  name: string;
+  files: Record<string, RouteModule>;
+  services: Services;
+  /** Paths answered with HTML errors (pages); everything else gets JSON. */
+  htmlPaths?: (path: string) => boolean;
+  /** Where pages send a visitor without a session. */
+  loginPath?: string;
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Resolves the manifest entries of one listener into ordered routes. */
+export function resolveRoutes(files: Record<string, RouteModule>): RouteEntry[] {
+  const parsed = Object.entries(files).map(([file, module]) => ({
+    ...parseRouteFile(file),
+    module,
+  }));
+  const mws = parsed.filter((p) => p.kind === "middleware").sort((a, b) =>
+    a.dir.length - b.dir.length
+  );
+  const layouts = parsed.filter((p) => p.kind === "layout").sort((a, b) =>
+    a.dir.length - b.dir.length
+  );
+  const app = parsed.find((p) => p.kind === "app" && p.dir === "/");
+  const routes: RouteEntry[] = [];
+  for (const r of parsed.filter((p) => p.kind === "route")) {
+    const middlewares = mws.filter((m) => governs(m.dir, r.dir)).flatMap((m) => {
+      const h = m.module.handler;
+      return (Array.isArray(h) ? h : [h]) as Middleware[];
+    });
+    const isPage = typeof r.module.default === "function";
+    const wrappers = isPage
+      ? [app, ...layouts.filter((l) => governs(l.dir, r.dir))]
+        .filter((w) => w !== undefined)
+        .map((w) => w!.module.default as unknown as Wrapper)
+      : [];
+    routes.push({
+      file: r.file,
+      pattern: r.pattern,
+      module: r.module,
+      middlewares,
+      wrappers,
+      isPage,
+    });
+  }
+  return routes.sort((a, b) => comparePatterns(a.pattern, b.pattern));
+}
+
+function allowedMethods(entry: RouteEntry): Method[] {
+  return METHODS.filter((m) => entry.module.meta?.[m]);
+}
+
+class RequestContext implements Context {
+  body: unknown = undefined;
+  query: unknown = undefined;
+  readonly headers = new Headers();
+  next: () => Promise<Response> = () => Promise.reject(new Error("next() is only for middleware"));
+
+  constructor(
+    readonly req: Request,
+    readonly url: URL,
+    readonly params: Record<string, string>,
+    readonly route: string,
+    readonly state: State,
+    readonly remoteAddr: string,
+  ) {}
+
+  redirect(path: string, status = 303): Response {
+    // Only same-site paths: an open redirect would help phishing.
+    const target = path.startsWith("/") && !path.startsWith("//") ? path : "/";
+    return new Response(null, { status, headers: { Location: target } });
+  }
+}
+
+function withHeaders(res: Response, extra: Headers): Response {
+  let out = res;
+  const set = (k: string, v: string, append: boolean) => {
+    try {
+      append ? out.headers.append(k, v) : out.headers.set(k, v);
+    } catch {
+      // Immutable headers (e.g. Response.redirect): copy the response once.
+      out = new Response(out.body, out);
+      append ? out.headers.append(k, v) : out.headers.set(k, v);
+    }
+  };
+  for (const [k, v] of extra) set(k, v, k.toLowerCase() === "set-cookie");
+  if (!out.headers.has("X-Content-Type-Options")) set("X-Content-Type-Options", "nosniff", false);
+  if (!out.headers.has("Referrer-Policy")) set("Referrer-Policy", "same-origin", false);
+  return out;
+}
+
+/** Builds the Hono app of one listener; returns it with its resolved routes. */
+export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: RouteEntry[] } {
+  const routes = resolveRoutes(opts.files);
+  const log: Logger = opts.services.log.child({ listener: opts.name });
+  const htmlPaths = opts.htmlPaths ?? (() => false);
+  const loginPath = opts.loginPath ?? "/login";
+  const app = new Hono({ strict: false });
+  const listener = { name: opts.name, routes };
+
+  const fail = (ctx: RequestContext, err: unknown, html: boolean): Response => {
+    const mapped = mapError(err);
+    if (mapped.unexpected) {
+      log.error("request failed", {
+        method: ctx.req.method,
+        path: ctx.url.pathname,
+        err,
+        detail: (err as { detail?: string })?.detail,
+      });
+    }
+    const res = html
+      ? errorPage(mapped.status, mapped.message, mapped.headers)
+      : errorJson(mapped.status, mapped.message, mapped.headers);
+    return withHeaders(res, ctx.headers);
+  };
+
+  const invoke = async (entry: RouteEntry, ctx: RequestContext): Promise<Response> => {
+    const method = (ctx.req.method === "HEAD" ? "GET" : ctx.req.method) as Method;
+    const meta: MethodMeta | undefined = entry.module.meta?.[method];
+    // The router validated body and query against the same meta the handler was typed by.
+    const handlers = entry.module.handler as Record<string, HandlerFn> | undefined;
+    const fn = handlers?.[method];
+    if (!meta || (!fn && !(entry.isPage && method === "GET"))) {
+      const allow = allowedMethods(entry).join(", ");
+      return errorJson(405, `Method ${ctx.req.method} is not allowed on ${entry.pattern}`, {
+        Allow: allow,
+      });
+    }
+    if (meta.access !== "public") {
+      const auth = ctx.state.auth;
+      if (!auth) {
+        if (entry.isPage) {
+          return ctx.redirect(
+            `${loginPath}?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`,
+          );
+        }
+        throw new UnauthorizedError(ctx.state.authError ?? "Authentication required");
+      }
+      if (!roleAtLeast(auth.user.role, meta.access)) {
+        throw new ForbiddenError(
+          `This action needs the "${meta.access}" role; you have "${auth.user.role}"`,
+        );
+      }
+    }
+    if (meta.query) {
+      ctx.query = validate(meta.query, Object.fromEntries(ctx.url.searchParams), "query");
+    }
+    if (meta.body) {
+      if (SAFE.has(ctx.req.method)) throw new ValidationError("This method takes no body");
+      ctx.body = validate(meta.body, await decodeBody(ctx.req), "body");
+    }
+    const result = fn ? await fn(ctx) : undefined;
+    if (result instanceof Response) return result;
+    if (entry.isPage && (result === undefined || isPageResult(result))) {
+      const props: PageProps<unknown> = {
+        data: result?.data,
+        url: ctx.url,
+        params: ctx.params,
+        state: ctx.state,
+        route: entry.pattern,
+      };
+      return renderPage(
+        entry.module.default as unknown as ComponentType<PageProps<unknown>>,
+        props,
+        entry.wrappers,
+        {
+          status: result?.status,
+        },
+      );
+    }
+    if (result === null || result === undefined) return new Response(null, { status: 204 });
+    return Response.json(result, { status: meta.status ?? 200 });
+  };
+
+  for (const entry of routes) {
+    app.all(entry.pattern, async (c) => {
+      const info = c.env as Deno.ServeHandlerInfo | undefined;
+      const addr = info?.remoteAddr as Deno.NetAddr | undefined;
+      const ctx = new RequestContext(
+        c.req.raw,
+        new URL(c.req.url),
+        c.req.param() as Record<string, string>,
+        entry.pattern,
+        { services: opts.services, listener },
+        addr?.hostname ?? "unknown",
+      );
+      const html = entry.isPage || htmlPaths(ctx.url.pathname);
+      try {
+        checkDeclaredLength(ctx.req);
+        let i = -1;
+        const step = async (idx: number): Promise<Response> => {
+          if (idx <= i) throw new Error("next() called more than once");
+          i = idx;
+          if (idx === entry.middlewares.length) return await invoke(entry, ctx);
+          ctx.next = () => step(idx + 1);
+          return await entry.middlewares[idx](ctx);
+        };
+        return withHeaders(await step(0), ctx.headers);
+      } catch (err) {
+        return fail(ctx, err, html);
+      }
+    });
+  }
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const message = `No route for ${c.req.method} ${path}`;
+    const res = htmlPaths(path) ? errorPage(404, "Page not found") : errorJson(404, message);
+    return withHeaders(res, new Headers());
+  });
+  app.onError((err) => {
+    log.error("unhandled error", { err });
+    return errorJson(500, "Internal server error");
+  });
+  return { app, routes };
+}

@@ -1,0 +1,74 @@
+/**
+ * Starts every listener of one Palisade process over one set of services:
+ * admin HTTP, attestation HTTP, DNS-API HTTP and DNS (UDP+TCP). Returns the
+ * bound addresses and a graceful shutdown.
+ */
+import type { ListenAddress } from "../lib/config/config.ts";
+import type { Services } from "../lib/services.ts";
+import type { Manifest } from "./define.ts";
+import { startDnsRefuser } from "./dns_refuser.ts";
+import { closeEventStreams } from "./event_socket.ts";
+import { registerIslands } from "./render.ts";
+import { buildListenerApp, type RouteEntry } from "./router.ts";
+
+export interface RunningServer {
+  addresses: { admin: string; attest: string; dnsApi: string; dns: string };
+  routes: { admin: RouteEntry[]; attest: RouteEntry[]; dnsApi: RouteEntry[] };
+  /** Stops accepting, lets in-flight requests finish, closes sockets. */
+  shutdown(): Promise<void>;
+}
+
+export function formatAddr(addr: Deno.NetAddr | ListenAddress): string {
+  return addr.hostname.includes(":")
+    ? `[${addr.hostname}]:${addr.port}`
+    : `${addr.hostname}:${addr.port}`;
+}
+
+function serve(
+  listen: ListenAddress,
+  fetch: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
+) {
+  return Deno.serve({ hostname: listen.hostname, port: listen.port, onListen: () => {} }, fetch);
+}
+
+/** Starts all listeners; throws (after closing what started) when one cannot bind. */
+export function startServer(services: Services, manifest: Manifest): RunningServer {
+  registerIslands(manifest.islands);
+  const { config } = services;
+  const listener = (name: string, htmlPaths?: (p: string) => boolean) =>
+    buildListenerApp({ name, files: manifest.listeners[name] ?? {}, services, htmlPaths });
+  const admin = listener("admin", (p) => !p.startsWith("/api/"));
+  const attest = listener("attest");
+  const dnsApi = listener("dns_api");
+
+  const started: { shutdown(): Promise<void> }[] = [];
+  try {
+    const adminServer = serve(config.adminListen, (req, info) => admin.app.fetch(req, info));
+    started.push(adminServer);
+    const attestServer = serve(config.attestListen, (req, info) => attest.app.fetch(req, info));
+    started.push(attestServer);
+    const dnsApiServer = serve(config.dnsApiListen, (req, info) => dnsApi.app.fetch(req, info));
+    started.push(dnsApiServer);
+    const dns = startDnsRefuser(config.dnsListen);
+    started.push({ shutdown: () => Promise.resolve(dns.close()) });
+
+    const addresses = {
+      admin: formatAddr(adminServer.addr),
+      attest: formatAddr(attestServer.addr),
+      dnsApi: formatAddr(dnsApiServer.addr),
+      dns: dns.addr,
+    };
+    services.system.listeners = { ...addresses };
+    return {
+      addresses,
+      routes: { admin: admin.routes, attest: attest.routes, dnsApi: dnsApi.routes },
+      async shutdown() {
+        closeEventStreams(services);
+        await Promise.all(started.map((s) => s.shutdown()));
+      },
+    };
+  } catch (err) {
+    for (const s of started) s.shutdown().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,24 @@
+/** Setting and clearing the session cookie from a route. */
+import { SESSION_MAX_MS } from "../lib/auth/sessions.ts";
+import type { ClientMeta } from "../lib/auth/auth.ts";
+import { clearSessionCookie, isHttps, sessionCookie } from "./cookies.ts";
+import type { Context } from "./define.ts";
+
+function secure(ctx: Context): boolean {
+  return isHttps(ctx.req, ctx.url, ctx.state.services.config.secureCookies);
+}
+
+/** Adds the `Set-Cookie` of a new session to the response. */
+export function setSessionCookie(ctx: Context, value: string): void {
+  ctx.headers.append("Set-Cookie", sessionCookie(value, SESSION_MAX_MS / 1000, secure(ctx)));
+}
+
+/** Adds the `Set-Cookie` that removes the session cookie. */
+export function dropSessionCookie(ctx: Context): void {
+  ctx.headers.append("Set-Cookie", clearSessionCookie(secure(ctx)));
+}
+
+/** The caller's address and user agent, for the login limiter and audit. */
+export function clientMeta(ctx: Context): ClientMeta {
+  return { address: ctx.remoteAddr, userAgent: ctx.req.headers.get("user-agent") ?? "" };
+}

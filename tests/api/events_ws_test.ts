@@ -1,0 +1,57 @@
+import { assert, assertEquals } from "../assert.ts";
+import { call, openSocket, startTestServer } from "../helpers/test_server.ts";
+
+function nextFrame(
+  ws: WebSocket,
+  type: string,
+  timeoutMs = 5000,
+): Promise<{ type: string; payload: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no ${type} frame within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    ws.addEventListener("message", (e) => {
+      const frame = JSON.parse(String(e.data));
+      if (frame.type === type) {
+        clearTimeout(timer);
+        resolve(frame);
+      }
+    });
+  });
+}
+
+Deno.test("/api/v1/ws streams an AuditEvent after PUT /system/settings", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const ws = await openSocket(`${t.admin.replace("http", "ws")}/api/v1/ws`, { cookie });
+  try {
+    const frame = nextFrame(ws, "AuditEvent");
+    const put = await call(`${t.admin}/api/v1/system/settings`, {
+      method: "PUT",
+      headers: { cookie },
+      json: { key: "wireguard.server_port", value: "51820" },
+    });
+    assertEquals(put.status, 200);
+    const { payload } = await frame;
+    assertEquals(payload.event_type, "settings.updated");
+    assertEquals(payload.resource_type, "setting");
+    assertEquals(payload.resource_id, "wireguard.server_port");
+    assert(payload.message.includes("51820"));
+  } finally {
+    ws.close();
+  }
+});
+
+Deno.test("/api/v1/ws refuses an upgrade without a credential", async () => {
+  await using t = await startTestServer();
+  const ws = new WebSocket(`${t.admin.replace("http", "ws")}/api/v1/ws`);
+  const outcome = await new Promise<string>((resolve) => {
+    ws.onopen = () => resolve("open");
+    ws.onerror = () => resolve("error");
+  });
+  assertEquals(outcome, "error");
+  const res = await fetch(`${t.admin}/api/v1/ws`, { headers: { Upgrade: "websocket" } });
+  assertEquals(res.status, 401);
+  await res.body?.cancel();
+});

@@ -1,0 +1,132 @@
+import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { call, startTestServer } from "../helpers/test_server.ts";
+
+Deno.test("PUT /system/settings stores a valid value and lists all three keys", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const put = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie },
+    json: { key: "wireguard.server_host", value: "vpn.example.org" },
+  });
+  assertEquals(put.status, 200);
+  assertEquals(put.body.value, "vpn.example.org");
+  const list = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
+  const keys = (list.body.settings as { key: string }[]).map((s) => s.key).sort();
+  assertEquals(keys, [
+    "wireguard.server_endpoint_enabled",
+    "wireguard.server_host",
+    "wireguard.server_port",
+  ]);
+});
+
+Deno.test("PUT /system/settings answers 422 for a host with an embedded port and for ports out of range", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const cases = [
+    { key: "wireguard.server_host", value: "vpn.example.org:51820" },
+    { key: "wireguard.server_host", value: "[2001:db8::1]:51820" },
+    { key: "wireguard.server_port", value: "0" },
+    { key: "wireguard.server_port", value: "65536" },
+    { key: "wireguard.server_port", value: 70000 },
+  ];
+  for (const json of cases) {
+    const res = await call(`${t.admin}/api/v1/system/settings`, {
+      method: "PUT",
+      headers: { cookie },
+      json,
+    });
+    assertEquals(res.status, 422, JSON.stringify(json));
+    assertEquals(res.body.status, 422);
+  }
+  const embedded = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie },
+    json: cases[0],
+  });
+  assertStringIncludes(String(embedded.body.error), "must not embed a port");
+  assertEquals(t.services.settings.get("wireguard.server_host"), undefined);
+  assertEquals(t.services.settings.get("wireguard.server_port"), undefined);
+});
+
+Deno.test("PUT /system/settings answers 400 for an unknown key, a missing field and malformed JSON", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const unknown = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie },
+    json: { key: "wireguard.server_colour", value: "blue" },
+  });
+  assertEquals(unknown.status, 400);
+  assertStringIncludes(String(unknown.body.error), "wireguard.server_colour");
+  const missing = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie },
+    json: { key: "wireguard.server_port" },
+  });
+  assertEquals(missing.status, 400);
+  assertEquals(missing.body.error, 'Missing field "value"');
+  const malformed = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie, "Content-Type": "application/json" },
+    body: '{"key": "wireguard.server_port", ',
+  });
+  assertEquals(malformed.status, 400);
+  assertEquals(malformed.body, { error: "Request body is not valid JSON", status: 400 });
+});
+
+Deno.test("secret settings are masked in listings, events and audit", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie },
+    json: { key: "wireguard.server_host", value: "hidden.example.org", is_secret: true },
+  });
+  const list = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
+  const host = (list.body.settings as { key: string; value: string }[]).find((s) =>
+    s.key === "wireguard.server_host"
+  );
+  assertEquals(host?.value, "********");
+  const audit = await call(`${t.admin}/api/v1/audit?event_type=settings.updated`, {
+    headers: { cookie },
+  });
+  assertEquals(JSON.stringify(audit.body).includes("hidden.example.org"), false);
+});
+
+Deno.test("a request body over 1 MiB gets 413 and changes nothing", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const big = JSON.stringify({ key: "wireguard.server_host", value: "x".repeat(1024 * 1024) });
+  const res = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { cookie, "Content-Type": "application/json" },
+    body: big,
+  });
+  assertEquals(res.status, 413);
+  assertEquals(res.body.status, 413);
+  // Also when the length is not declared up front (streamed body).
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(big));
+      c.close();
+    },
+  });
+  const streamed = await call(`${t.admin}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: stream,
+  });
+  assertEquals(streamed.status, 413);
+  assertEquals(t.services.settings.get("wireguard.server_host"), undefined);
+});
+
+Deno.test("an unexpected exception becomes a 500 with a generic message and no stack", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  // Break the store underneath the settings service.
+  t.services.store.db.exec("DROP TABLE settings");
+  const res = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
+  assertEquals(res.status, 500);
+  assertEquals(res.body, { error: "Internal server error", status: 500 });
+});

@@ -1,0 +1,53 @@
+/**
+ * Debian's Chromium driven by playwright-core (Playwright's own browser
+ * download is not reachable here). Flags keep it off the network.
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
+import { haveSystem } from "./system.ts";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Launches headless Chromium, or returns null (with a SKIP line) when it is not installed. */
+export async function launchBrowser(testName: string): Promise<(Browser & AsyncDisposable) | null> {
+  if (!haveSystem(testName, ["chromium"])) return null;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/** Collects console errors and uncaught page errors, to assert none happened. */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  return errors;
+}
+
+/** Signs in through the dashboard's login form. */
+export async function signIn(
+  page: Page,
+  base: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await Promise.all([
+    page.waitForURL(`${base}/`),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
+}

@@ -1,0 +1,135 @@
+/**
+ * A whole Palisade server in the test process: a fresh temporary store, every
+ * listener on an OS-chosen loopback port, and a known administrator.
+ */
+import { manifest } from "../../manifest.gen.ts";
+import type { Clock } from "../../lib/clock.ts";
+import { type Config, parseConfig } from "../../lib/config/config.ts";
+import { createLogger, type Logger, silentLogger } from "../../lib/log/log.ts";
+import { createServices, type Services } from "../../lib/services.ts";
+import { Store } from "../../lib/store/store.ts";
+import { type RunningServer, startServer } from "../../server/server.ts";
+
+export const ADMIN = { username: "admin", password: "correct horse battery staple" };
+
+export interface TestServer extends AsyncDisposable {
+  services: Services;
+  server: RunningServer;
+  dir: string;
+  admin: string;
+  attest: string;
+  dnsApi: string;
+  dns: { hostname: string; port: number };
+  /** Logs in on the admin API; returns the `svc_session` cookie pair ("svc_session=..."). */
+  login(username?: string, password?: string): Promise<string>;
+  /** Creates a user directly through the service. */
+  addUser(
+    username: string,
+    role: "administrator" | "operator" | "viewer",
+    password?: string,
+  ): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  log?: Logger;
+  /** Adjusts the parsed configuration before services start. */
+  configure?: (config: Config) => void;
+}
+
+/** Starts a server; dispose it with `await using`. */
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const dir = await Deno.makeTempDir({ prefix: "palisade-test-" });
+  const config = parseConfig({
+    PALISADE_DATA: dir,
+    PALISADE_ADMIN_LISTEN: "127.0.0.1:0",
+    PALISADE_ATTEST_LISTEN: "127.0.0.1:0",
+    PALISADE_DNS_API_LISTEN: "127.0.0.1:0",
+    PALISADE_DNS_LISTEN: "127.0.0.1:0",
+    PALISADE_ADMIN_USER: ADMIN.username,
+    PALISADE_ADMIN_PASSWORD: ADMIN.password,
+    PALISADE_HOST_DRIVER: "none",
+    ...opts.env,
+  });
+  opts.configure?.(config);
+  const store = Store.open(`${dir}/palisade.db`);
+  const log = opts.log ??
+    (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
+  const services = createServices({ config, store, log, clock: opts.clock });
+  await services.users.ensureFirstAdministrator(config.adminUser, config.adminPassword);
+  const server = startServer(services, manifest);
+  const [dnsHost, dnsPort] = server.addresses.dns.split(":");
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await server.shutdown();
+    await services.stop();
+    store.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  const admin = `http://${server.addresses.admin}`;
+  return {
+    services,
+    server,
+    dir,
+    admin,
+    attest: `http://${server.addresses.attest}`,
+    dnsApi: `http://${server.addresses.dnsApi}`,
+    dns: { hostname: dnsHost, port: Number(dnsPort) },
+    async login(username = ADMIN.username, password = ADMIN.password) {
+      const res = await fetch(`${admin}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username, password }),
+      });
+      await res.body?.cancel();
+      if (res.status !== 200) throw new Error(`login as "${username}" failed: ${res.status}`);
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="));
+      if (!cookie) throw new Error("login set no svc_session cookie");
+      return cookie.split(";")[0];
+    },
+    async addUser(username, role, password = `${username}-password-123`) {
+      await services.users.create({ username, email: "", password, role }, "test");
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** fetch + JSON body, for brevity in tests. */
+export async function call(
+  url: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const headers = new Headers(init.headers);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(url, { ...init, headers, body });
+  const text = await res.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = { _text: text };
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/**
+ * Opens a WebSocket with extra headers (a Deno extension; the DOM typings the
+ * islands need do not know it) and waits until it is open.
+ */
+export async function openSocket(url: string, headers: Record<string, string>): Promise<WebSocket> {
+  const ws = new WebSocket(url, { headers } as unknown as string[]);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = () => reject(new Error(`WebSocket ${url} failed to open`));
+  });
+  return ws;
+}
