@@ -5,5 +5,6 @@
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
+import { attest } from "./0002_attest.ts";
 
-export const migrations: Migration[] = [foundation];
+export const migrations: Migration[] = [foundation, attest];

@@ -1,0 +1,66 @@
+/**
+ * Ed25519 on the server: `node:crypto` verification (native, ≈19.6k/s per
+ * core here) with parsed keys cached, and public-key validation with
+ * `@noble/curves` (once per session, at init).
+ */
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { Buffer } from "node:buffer";
+
+/** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
+const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+const HEX64 = /^[0-9a-f]{64}$/i;
+
+/**
+ * True when `hex` is 64 hex characters encoding a valid Ed25519 point that is
+ * not of small order (a small-order key would accept forged signatures).
+ */
+export function isValidPublicKey(hex: string): boolean {
+  if (!HEX64.test(hex)) return false;
+  try {
+    const point = ed25519.Point.fromHex(hex.toLowerCase());
+    return !point.isSmallOrder();
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies Ed25519 signatures, keeping up to `capacity` parsed keys. */
+export class Ed25519Verifier {
+  #keys = new Map<string, KeyObject>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  #key(publicKeyHex: string): KeyObject {
+    let key = this.#keys.get(publicKeyHex);
+    if (key) {
+      // Refresh recency: Map order is insertion order.
+      this.#keys.delete(publicKeyHex);
+      this.#keys.set(publicKeyHex, key);
+      return key;
+    }
+    key = createPublicKey({
+      key: Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]),
+      format: "der",
+      type: "spki",
+    });
+    if (this.#keys.size >= this.capacity) this.#keys.delete(this.#keys.keys().next().value!);
+    this.#keys.set(publicKeyHex, key);
+    return key;
+  }
+
+  /** True when `signatureHex` (128 hex) signs the UTF-8 `message` under the key. */
+  verify(publicKeyHex: string, message: string, signatureHex: string): boolean {
+    if (!/^[0-9a-f]{128}$/i.test(signatureHex)) return false;
+    try {
+      return verify(null, Buffer.from(message, "utf8"), this.#key(publicKeyHex), Buffer.from(signatureHex, "hex"));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Drops a key (when its session is purged). */
+  forget(publicKeyHex: string): void {
+    this.#keys.delete(publicKeyHex);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Attestation sessions in SQLite. Acceptance of a heartbeat is one
+ * compare-and-set on (session_id, last_hash, pending_step): of two heartbeats
+ * racing with the same prev_hash, only the first UPDATE matches.
+ */
+import type { Store } from "../store/store.ts";
+
+export interface AttestSession {
+  session_id: string;
+  public_key: string;
+  salt: string;
+  last_hash: string;
+  pending_step: number;
+  pending_order: string;
+  gene_state: Uint8Array;
+  chain_length: number;
+  program: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface Advance {
+  session_id: string;
+  /** The state the heartbeat was checked against. */
+  expectHash: string;
+  expectStep: number;
+  nextHash: string;
+  nextSalt: string;
+  nextOrder: string;
+  nextGene: Uint8Array;
+  expiresAt: number;
+  now: number;
+}
+
+export interface AttestStats {
+  sessions: number;
+  expired_sessions: number;
+  max_chain_length: number;
+}
+
+export class AttestSessionStore {
+  constructor(private readonly store: Store) {}
+
+  /** Inserts a new session. */
+  create(s: AttestSession): void {
+    this.store.run(
+      `INSERT INTO attest_sessions (session_id, public_key, salt, last_hash, pending_step, pending_order,
+         gene_state, chain_length, program, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      s.session_id,
+      s.public_key,
+      s.salt,
+      s.last_hash,
+      s.pending_step,
+      s.pending_order,
+      s.gene_state,
+      s.chain_length,
+      s.program,
+      s.created_at,
+      s.expires_at,
+    );
+  }
+
+  /** The session, or undefined. */
+  get(sessionId: string): AttestSession | undefined {
+    return this.store.get<AttestSession>("SELECT * FROM attest_sessions WHERE session_id = ?", sessionId);
+  }
+
+  /** Applies an accepted heartbeat; false when the session moved on meanwhile. */
+  advance(a: Advance): boolean {
+    const { changes } = this.store.run(
+      `UPDATE attest_sessions SET last_hash = ?, salt = ?, pending_step = pending_step + 1, pending_order = ?,
+         gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
+       WHERE session_id = ? AND last_hash = ? AND pending_step = ?`,
+      a.nextHash,
+      a.nextSalt,
+      a.nextOrder,
+      a.nextGene,
+      a.expiresAt,
+      a.now,
+      a.session_id,
+      a.expectHash,
+      a.expectStep,
+    );
+    return changes === 1;
+  }
+
+  /** Counts for `/stats` and `/metrics`. */
+  stats(now: number): AttestStats {
+    const row = this.store.get<{ sessions: number; expired: number | null; max_chain: number | null }>(
+      `SELECT count(*) AS sessions, sum(expires_at < ?) AS expired, max(chain_length) AS max_chain
+       FROM attest_sessions`,
+      now,
+    )!;
+    return { sessions: row.sessions, expired_sessions: row.expired ?? 0, max_chain_length: row.max_chain ?? 0 };
+  }
+
+  /** Deletes sessions that expired before `cutoff`; returns their public keys. */
+  purge(cutoff: number): string[] {
+    return this.store.tx(() => {
+      const keys = this.store.all<{ public_key: string }>(
+        "SELECT public_key FROM attest_sessions WHERE expires_at < ?",
+        cutoff,
+      ).map((r) => r.public_key);
+      this.store.run("DELETE FROM attest_sessions WHERE expires_at < ?", cutoff);
+      return keys;
+    });
+  }
+}
