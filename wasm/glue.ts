@@ -13,6 +13,8 @@
 /** VM program length bounds, in instructions (one byte each). */
 export const PROGRAM_MIN_OPS = 8;
 export const PROGRAM_MAX_OPS = 16;
+/** ip of run_program()'s failure result; a valid run ends with ip ≤ 16. */
+export const PROGRAM_INVALID_IP = 0xffff;
 /** Gene buffer size bounds in bytes (inclusive). */
 export const GENE_SIZE_MIN = 64;
 export const GENE_SIZE_MAX = 65536;
@@ -52,7 +54,7 @@ export interface AttestCore {
     stack: string,
     salt: string,
   ): string;
-  /** Runs a VM program; an invalid program gives { stack: [], ip: 0 }. */
+  /** Runs a VM program; an invalid program gives { stack: [], ip: PROGRAM_INVALID_IP }. */
   run_program(b64: string): ProgramResult;
   /** Sets the committed gene state to the initial state of gene_size bytes. */
   init_gene_state(gene_size: number): boolean;
@@ -327,9 +329,9 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
 
     run_program(b64: string): ProgramResult {
       const prog = fromBase64(b64);
-      if (!prog) return { stack: [], ip: 0 };
+      if (!prog) return { stack: [], ip: PROGRAM_INVALID_IP };
       const len = putIo(prog);
-      if (len === null || !x.vm_run(len)) return { stack: [], ip: 0 };
+      if (len === null || !x.vm_run(len)) return { stack: [], ip: PROGRAM_INVALID_IP };
       const view = new DataView(x.memory.buffer, OUT, 8 + 4 * 32);
       const ip = view.getUint32(0, true);
       const depth = view.getUint32(4, true);
