@@ -1,8 +1,11 @@
 /**
- * Builds what the server serves but does not import: the islands bundle
+ * Builds what the server loads or serves but does not import: the
+ * attestation core (wasm/build/attest.wasm) and the islands bundle
  * (`deno bundle`, minified) into static/build/. Skips work whose inputs have
  * not changed since the last build. Run by `deno task start` and `deno task test`.
  */
+import { ensureWasm } from "./build_wasm.ts";
+
 const ROOT = new URL("../", import.meta.url);
 const OUT = new URL("static/build/", ROOT);
 
@@ -55,5 +58,6 @@ export async function buildIslands(force = false): Promise<void> {
 
 if (import.meta.main) {
   const force = Deno.args.includes("--force");
+  await ensureWasm();
   await buildIslands(force);
 }

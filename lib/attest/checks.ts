@@ -32,7 +32,9 @@ export function checkDrift(timestamp: number, now: number): BehaviourReason | nu
 }
 
 /** Path statistics of a list of samples. */
-export function mouseStats(events: EntropyEvent[]): { distance: number; elapsed: number; pauses: number } {
+export function mouseStats(
+  events: EntropyEvent[],
+): { distance: number; elapsed: number; pauses: number } {
   let distance = 0;
   let pauses = 0;
   for (let i = 1; i < events.length; i++) {

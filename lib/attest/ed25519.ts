@@ -53,7 +53,12 @@ export class Ed25519Verifier {
   verify(publicKeyHex: string, message: string, signatureHex: string): boolean {
     if (!/^[0-9a-f]{128}$/i.test(signatureHex)) return false;
     try {
-      return verify(null, Buffer.from(message, "utf8"), this.#key(publicKeyHex), Buffer.from(signatureHex, "hex"));
+      return verify(
+        null,
+        Buffer.from(message, "utf8"),
+        this.#key(publicKeyHex),
+        Buffer.from(signatureHex, "hex"),
+      );
     } catch {
       return false;
     }

@@ -44,7 +44,13 @@ export class AttestCounters {
   }
 }
 
-function metric(lines: string[], name: string, type: "gauge" | "counter", help: string, samples: [string, number][]) {
+function metric(
+  lines: string[],
+  name: string,
+  type: "gauge" | "counter",
+  help: string,
+  samples: [string, number][],
+) {
   lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
   for (const [labels, value] of samples) lines.push(`${name}${labels} ${value}`);
 }
@@ -53,12 +59,23 @@ function metric(lines: string[], name: string, type: "gauge" | "counter", help: 
 export function renderMetrics(stats: AttestStats, c: AttestCounters): string {
   const lines: string[] = [];
   metric(lines, "attest_sessions", "gauge", "Stored attestation sessions.", [["", stats.sessions]]);
-  metric(lines, "attest_expired_sessions", "gauge", "Expired sessions not yet purged.", [["", stats.expired_sessions]]);
-  metric(lines, "attest_max_chain_length", "gauge", "Highest accepted chain length over stored sessions.", [[
+  metric(lines, "attest_expired_sessions", "gauge", "Expired sessions not yet purged.", [[
     "",
-    stats.max_chain_length,
+    stats.expired_sessions,
   ]]);
-  metric(lines, "attest_heartbeats_accepted_total", "counter", "Heartbeats accepted since start.", [["", c.accepted]]);
+  metric(
+    lines,
+    "attest_max_chain_length",
+    "gauge",
+    "Highest accepted chain length over stored sessions.",
+    [[
+      "",
+      stats.max_chain_length,
+    ]],
+  );
+  metric(lines, "attest_heartbeats_accepted_total", "counter", "Heartbeats accepted since start.", [
+    ["", c.accepted],
+  ]);
   metric(
     lines,
     "attest_heartbeats_rejected_total",
@@ -66,8 +83,16 @@ export function renderMetrics(stats: AttestStats, c: AttestCounters): string {
     "Heartbeats rejected since start, by the first failed check.",
     REJECT_REASONS.map((r) => [`{reason="${r}"}`, c.rejected.get(r) ?? 0]),
   );
-  metric(lines, "attest_sessions_created_total", "counter", "Sessions created since start.", [["", c.sessionsCreated]]);
-  metric(lines, "attest_init_failures_total", "counter", "Failed session creations since start.", [["", c.initFailures]]);
-  metric(lines, "attest_sessions_purged_total", "counter", "Expired sessions purged since start.", [["", c.purged]]);
+  metric(lines, "attest_sessions_created_total", "counter", "Sessions created since start.", [[
+    "",
+    c.sessionsCreated,
+  ]]);
+  metric(lines, "attest_init_failures_total", "counter", "Failed session creations since start.", [[
+    "",
+    c.initFailures,
+  ]]);
+  metric(lines, "attest_sessions_purged_total", "counter", "Expired sessions purged since start.", [
+    ["", c.purged],
+  ]);
   return lines.join("\n") + "\n";
 }

@@ -62,7 +62,10 @@ export class AttestSessionStore {
 
   /** The session, or undefined. */
   get(sessionId: string): AttestSession | undefined {
-    return this.store.get<AttestSession>("SELECT * FROM attest_sessions WHERE session_id = ?", sessionId);
+    return this.store.get<AttestSession>(
+      "SELECT * FROM attest_sessions WHERE session_id = ?",
+      sessionId,
+    );
   }
 
   /** Applies an accepted heartbeat; false when the session moved on meanwhile. */
@@ -86,12 +89,18 @@ export class AttestSessionStore {
 
   /** Counts for `/stats` and `/metrics`. */
   stats(now: number): AttestStats {
-    const row = this.store.get<{ sessions: number; expired: number | null; max_chain: number | null }>(
+    const row = this.store.get<
+      { sessions: number; expired: number | null; max_chain: number | null }
+    >(
       `SELECT count(*) AS sessions, sum(expires_at < ?) AS expired, max(chain_length) AS max_chain
        FROM attest_sessions`,
       now,
     )!;
-    return { sessions: row.sessions, expired_sessions: row.expired ?? 0, max_chain_length: row.max_chain ?? 0 };
+    return {
+      sessions: row.sessions,
+      expired_sessions: row.expired ?? 0,
+      max_chain_length: row.max_chain ?? 0,
+    };
   }
 
   /** Deletes sessions that expired before `cutoff`; returns their public keys. */

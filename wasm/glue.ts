@@ -1,0 +1,419 @@
+/**
+ * JavaScript side of the attestation core (wasm/build/attest.wasm), shared by
+ * the browser bundle and the server (lib/attest/core.ts). It turns the
+ * pointer/length exports of wasm/assembly/index.ts into the string/object API
+ * of docs/attestation.md and adds the stateless gene functions the server
+ * needs. Browser-safe: no Deno APIs, only WebAssembly, fetch, TextEncoder,
+ * atob and crypto.getRandomValues.
+ *
+ * Failure convention (from the spec): string-returning functions return "" on
+ * any failure, boolean ones false; nothing throws on bad input.
+ */
+
+/** VM program length bounds, in instructions (one byte each). */
+export const PROGRAM_MIN_OPS = 8;
+export const PROGRAM_MAX_OPS = 16;
+/** ip of run_program()'s failure result; a valid run ends with ip ≤ 16. */
+export const PROGRAM_INVALID_IP = 0xffff;
+/** Gene buffer size bounds in bytes (inclusive). */
+export const GENE_SIZE_MIN = 64;
+export const GENE_SIZE_MAX = 65536;
+/** Mutation order format constants. */
+export const MUTATION_ORDER_VERSION = 1;
+export const MUTATION_ORDER_MAX_ROUNDS = 16;
+export const MUTATION_ORDER_MAX_OPS = 32;
+export const MUTATION_ORDER_HEADER_BYTES = 3;
+export const MUTATION_OP_BYTES = 5;
+export const MUTATION_OP_KINDS = 6;
+
+/** Output of run_program. */
+export interface ProgramResult {
+  stack: number[];
+  ip: number;
+}
+
+/** A gene state advanced by one mutation order, with its commitment. */
+export interface GeneAdvance {
+  state: Uint8Array;
+  commitment: string;
+}
+
+/** The loaded core: the ten exports of the spec plus server and test helpers. */
+export interface AttestCore {
+  /** New key pair from crypto.getRandomValues; returns the public key hex. */
+  generate_keypair(): string;
+  /** Public key hex, "" when no key exists. */
+  get_public_key(): string;
+  /** Ed25519 signature (hex) of the UTF-8 bytes of msg, "" without a key. */
+  sign_message(msg: string): string;
+  /** Next hash-chain head (hex), "" on malformed input. */
+  compute_next_hash(
+    prev: string,
+    ts: number | bigint,
+    entropy: string,
+    stack: string,
+    salt: string,
+  ): string;
+  /** Runs a VM program; an invalid program gives { stack: [], ip: PROGRAM_INVALID_IP }. */
+  run_program(b64: string): ProgramResult;
+  /** Sets the committed gene state to the initial state of gene_size bytes. */
+  init_gene_state(gene_size: number): boolean;
+  /** Previews the pending mutation on a copy of the committed state; commitment hex. */
+  preview_gene_commitment(
+    order_b64: string,
+    session_id: string,
+    mutation_step: number | bigint,
+    rounds: number,
+  ): string;
+  /** Makes the preview the committed state; false when there is no preview. */
+  commit_gene_preview(): boolean;
+  /** Drops the preview. */
+  discard_gene_preview(): void;
+  /** Commitment hex of the committed state. */
+  current_gene_commitment(session_id: string, mutation_step: number | bigint): string;
+
+  /** Test vectors only: key pair from a 32-byte seed; returns the public key hex. */
+  keypair_from_seed(seed: Uint8Array): string;
+  /** Zeroes the private key held in WASM memory. */
+  forget_key(): void;
+  /** The `rounds` header byte of a mutation order, 0 when the order is malformed. */
+  mutation_order_rounds(order_b64: string): number;
+
+  /** Initial gene state of size bytes, null for an invalid size. */
+  initialGeneState(size: number): Uint8Array | null;
+  /** A copy of state mutated by the order, null on malformed input. state is not modified. */
+  applyMutation(
+    state: Uint8Array,
+    orderB64: string,
+    sessionIdHex: string,
+    step: number | bigint,
+    rounds?: number,
+  ): Uint8Array | null;
+  /** Commitment hex of state for the session and step, "" on malformed input. */
+  commitment(state: Uint8Array, sessionIdHex: string, step: number | bigint): string;
+  /** applyMutation followed by commitment of the result. */
+  applyMutationAndCommit(
+    state: Uint8Array,
+    orderB64: string,
+    sessionIdHex: string,
+    step: number | bigint,
+    rounds?: number,
+  ): GeneAdvance | null;
+  /** BLAKE3 of bytes, outLen (default 32, at most 1024) bytes of output. */
+  blake3(bytes: Uint8Array, outLen?: number): Uint8Array;
+  /** SHA-512 of bytes. */
+  sha512(bytes: Uint8Array): Uint8Array;
+  /** Ed25519 signature of raw bytes, null without a key. */
+  signBytes(bytes: Uint8Array): Uint8Array | null;
+  /** H(0) = BLAKE3(session_id ‖ public key ‖ salt), hex; "" on malformed input. */
+  initialHash(sessionIdHex: string, publicKeyHex: string, saltHex: string): string;
+  /** The instance's memory, for tests that check it does not grow. */
+  readonly memory: WebAssembly.Memory;
+}
+
+interface RawExports {
+  memory: WebAssembly.Memory;
+  io_reserve(len: number): number;
+  arg_ptr(): number;
+  out_ptr(): number;
+  scratch_ptr(): number;
+  keypair_from_arg(): number;
+  public_key(): number;
+  forget_key(): void;
+  sign(len: number): number;
+  blake3(len: number, outLen: number): number;
+  sha512(len: number): number;
+  next_hash(ts: bigint, entropyLen: number, stackLen: number): number;
+  vm_run(len: number): number;
+  gene_init(size: number): number;
+  gene_size(): number;
+  gene_preview(orderLen: number, step: bigint, rounds: number): number;
+  gene_commit(): number;
+  gene_discard(): void;
+  gene_current(step: bigint): number;
+  order_rounds(len: number): number;
+  scratch_init(size: number): number;
+  scratch_mutate(size: number, orderLen: number, step: bigint, rounds: number): number;
+  scratch_commit(size: number, step: bigint): number;
+}
+
+/** Where the compiled module comes from: bytes, a compiled module, or a URL to fetch. */
+export type AttestCoreSource = BufferSource | WebAssembly.Module | URL | string;
+
+const HEX = "0123456789abcdef";
+const U64_MAX = (1n << 64n) - 1n;
+const encoder = new TextEncoder();
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += HEX[b >> 4] + HEX[b & 15];
+  return s;
+}
+
+/** Bytes of a hex string of exactly byteLength bytes (either case), null otherwise. */
+export function fromHex(hex: unknown, byteLength: number): Uint8Array | null {
+  if (typeof hex !== "string" || hex.length !== byteLength * 2 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    return null;
+  }
+  const out = new Uint8Array(byteLength);
+  for (let i = 0; i < byteLength; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Bytes of canonical standard base64 (padding required, no whitespace), null otherwise. */
+export function fromBase64(b64: unknown): Uint8Array | null {
+  if (typeof b64 !== "string" || b64.length % 4 !== 0) return null;
+  if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return null;
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  // Reject non-zero padding bits so that each byte string has one encoding.
+  if (toBase64(out) !== b64) return null;
+  return out;
+}
+
+/** Standard base64 with padding. */
+export function toBase64(bytes: Uint8Array): string {
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+function toU64(v: unknown): bigint | null {
+  if (typeof v === "bigint") return v >= 0n && v <= U64_MAX ? v : null;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  return null;
+}
+
+function isU8(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 255;
+}
+
+async function compile(source: AttestCoreSource): Promise<WebAssembly.Module> {
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof source === "string" || source instanceof URL) {
+    const res = await fetch(source);
+    if (!res.ok) {
+      throw new Error(`Cannot fetch attestation core "${String(source)}": ${res.status}`);
+    }
+    return await WebAssembly.compile(await res.arrayBuffer());
+  }
+  return await WebAssembly.compile(source);
+}
+
+/** Instantiates the attestation core and returns its API. */
+export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCore> {
+  const module = await compile(source);
+  const instance = await WebAssembly.instantiate(module, {
+    env: {
+      abort(): never {
+        throw new Error("Attestation core aborted");
+      },
+    },
+  });
+  const x = instance.exports as unknown as RawExports;
+  const ARG = x.arg_ptr();
+  const OUT = x.out_ptr();
+  const SCRATCH = x.scratch_ptr();
+
+  // memory.buffer is replaced when memory grows (only in io_reserve), so views
+  // are made fresh for every access.
+  const mem = () => new Uint8Array(x.memory.buffer);
+  const out = (len: number) => mem().slice(OUT, OUT + len);
+  const outHex = (len: number) => toHex(out(len));
+  const putIo = (bytes: Uint8Array): number | null => {
+    const p = x.io_reserve(bytes.length);
+    if (p === 0) return null;
+    mem().set(bytes, p);
+    return bytes.length;
+  };
+  const putArg = (bytes: Uint8Array, at = 0) => mem().set(bytes, ARG + at);
+
+  const blake3 = (bytes: Uint8Array, outLen = 32): Uint8Array => {
+    if (!Number.isInteger(outLen) || outLen < 0 || outLen > 1024) {
+      throw new RangeError(`BLAKE3 output length ${outLen} is outside 0..1024`);
+    }
+    const len = putIo(bytes);
+    if (len === null || !x.blake3(len, outLen)) throw new RangeError("BLAKE3 input is too large");
+    return out(outLen);
+  };
+
+  const applyMutation = (
+    state: Uint8Array,
+    orderB64: string,
+    sessionIdHex: string,
+    step: number | bigint,
+    rounds = 0,
+  ): Uint8Array | null => {
+    const order = fromBase64(orderB64);
+    const sid = fromHex(sessionIdHex, 32);
+    const st = toU64(step);
+    if (!(state instanceof Uint8Array) || !order || !sid || st === null || !isU8(rounds)) {
+      return null;
+    }
+    if (state.length < GENE_SIZE_MIN || state.length > GENE_SIZE_MAX) return null;
+    const len = putIo(order);
+    if (len === null) return null;
+    putArg(sid);
+    mem().set(state, SCRATCH);
+    if (!x.scratch_mutate(state.length, len, st, rounds)) return null;
+    return mem().slice(SCRATCH, SCRATCH + state.length);
+  };
+
+  const commitment = (state: Uint8Array, sessionIdHex: string, step: number | bigint): string => {
+    const sid = fromHex(sessionIdHex, 32);
+    const st = toU64(step);
+    if (!(state instanceof Uint8Array) || !sid || st === null) return "";
+    if (state.length < GENE_SIZE_MIN || state.length > GENE_SIZE_MAX) return "";
+    putArg(sid);
+    mem().set(state, SCRATCH);
+    return x.scratch_commit(state.length, st) ? outHex(32) : "";
+  };
+
+  return {
+    memory: x.memory,
+
+    generate_keypair(): string {
+      // The seed is written straight into WASM memory; keypair_from_arg zeroes it.
+      crypto.getRandomValues(new Uint8Array(x.memory.buffer, ARG, 32));
+      x.keypair_from_arg();
+      return outHex(32);
+    },
+
+    keypair_from_seed(seed: Uint8Array): string {
+      if (!(seed instanceof Uint8Array) || seed.length !== 32) return "";
+      putArg(seed);
+      x.keypair_from_arg();
+      return outHex(32);
+    },
+
+    forget_key(): void {
+      x.forget_key();
+    },
+
+    get_public_key(): string {
+      return x.public_key() ? outHex(32) : "";
+    },
+
+    sign_message(msg: string): string {
+      if (typeof msg !== "string") return "";
+      const len = putIo(encoder.encode(msg));
+      if (len === null || !x.sign(len)) return "";
+      return outHex(64);
+    },
+
+    signBytes(bytes: Uint8Array): Uint8Array | null {
+      const len = putIo(bytes);
+      if (len === null || !x.sign(len)) return null;
+      return out(64);
+    },
+
+    compute_next_hash(prev, ts, entropy, stack, salt): string {
+      const p = fromHex(prev, 32);
+      const s = fromHex(salt, 16);
+      const t = toU64(ts);
+      if (!p || !s || t === null || typeof entropy !== "string" || typeof stack !== "string") {
+        return "";
+      }
+      const e = encoder.encode(entropy);
+      const k = encoder.encode(stack);
+      const both = new Uint8Array(e.length + k.length);
+      both.set(e);
+      both.set(k, e.length);
+      if (putIo(both) === null) return "";
+      putArg(s, 0);
+      putArg(p, 16);
+      return x.next_hash(t, e.length, k.length) ? outHex(32) : "";
+    },
+
+    run_program(b64: string): ProgramResult {
+      const prog = fromBase64(b64);
+      if (!prog) return { stack: [], ip: PROGRAM_INVALID_IP };
+      const len = putIo(prog);
+      if (len === null || !x.vm_run(len)) return { stack: [], ip: PROGRAM_INVALID_IP };
+      const view = new DataView(x.memory.buffer, OUT, 8 + 4 * 32);
+      const ip = view.getUint32(0, true);
+      const depth = view.getUint32(4, true);
+      const stack: number[] = [];
+      for (let i = 0; i < depth; i++) stack.push(view.getUint32(8 + 4 * i, true));
+      return { stack, ip };
+    },
+
+    init_gene_state(gene_size: number): boolean {
+      if (!Number.isInteger(gene_size) || gene_size < 0 || gene_size > 0xffffffff) return false;
+      return x.gene_init(gene_size) === 1;
+    },
+
+    preview_gene_commitment(order_b64, session_id, mutation_step, rounds): string {
+      x.gene_discard();
+      const order = fromBase64(order_b64);
+      const sid = fromHex(session_id, 32);
+      const step = toU64(mutation_step);
+      if (!order || !sid || step === null || !isU8(rounds)) return "";
+      const len = putIo(order);
+      if (len === null) return "";
+      putArg(sid);
+      return x.gene_preview(len, step, rounds) ? outHex(32) : "";
+    },
+
+    commit_gene_preview(): boolean {
+      return x.gene_commit() === 1;
+    },
+
+    discard_gene_preview(): void {
+      x.gene_discard();
+    },
+
+    current_gene_commitment(session_id, mutation_step): string {
+      const sid = fromHex(session_id, 32);
+      const step = toU64(mutation_step);
+      if (!sid || step === null) return "";
+      putArg(sid);
+      return x.gene_current(step) ? outHex(32) : "";
+    },
+
+    mutation_order_rounds(order_b64: string): number {
+      const order = fromBase64(order_b64);
+      if (!order) return 0;
+      const len = putIo(order);
+      return len === null ? 0 : x.order_rounds(len);
+    },
+
+    initialGeneState(size: number): Uint8Array | null {
+      if (!Number.isInteger(size) || size < GENE_SIZE_MIN || size > GENE_SIZE_MAX) return null;
+      if (!x.scratch_init(size)) return null;
+      return mem().slice(SCRATCH, SCRATCH + size);
+    },
+
+    applyMutation,
+    commitment,
+
+    applyMutationAndCommit(state, orderB64, sessionIdHex, step, rounds = 0): GeneAdvance | null {
+      const next = applyMutation(state, orderB64, sessionIdHex, step, rounds);
+      if (!next) return null;
+      const c = commitment(next, sessionIdHex, step);
+      return c ? { state: next, commitment: c } : null;
+    },
+
+    blake3,
+
+    sha512(bytes: Uint8Array): Uint8Array {
+      const len = putIo(bytes);
+      if (len === null || !x.sha512(len)) throw new RangeError("SHA-512 input is too large");
+      return out(64);
+    },
+
+    initialHash(sessionIdHex: string, publicKeyHex: string, saltHex: string): string {
+      const sid = fromHex(sessionIdHex, 32);
+      const pk = fromHex(publicKeyHex, 32);
+      const salt = fromHex(saltHex, 16);
+      if (!sid || !pk || !salt) return "";
+      const msg = new Uint8Array(80);
+      msg.set(sid);
+      msg.set(pk, 32);
+      msg.set(salt, 64);
+      return toHex(blake3(msg));
+    },
+  };
+}
