@@ -36,7 +36,7 @@ async function main(): Promise<number> {
     console.error(`palisade: cannot open the store at "${dbPath}": ${(err as Error).message}`);
     return 1;
   }
-  const services = createServices({
+  const services = await createServices({
     config,
     store,
     log,

@@ -23,13 +23,20 @@ import * as $19 from "./routes/admin/api/v1/ws.ts";
 import * as $20 from "./routes/admin/login.tsx";
 import * as $21 from "./routes/admin/logout.ts";
 import * as $22 from "./routes/admin/static/[...path].ts";
-import * as $23 from "./routes/attest/health.ts";
-import * as $24 from "./routes/attest/openapi.json.ts";
-import * as $25 from "./routes/dns_api/_middleware.ts";
-import * as $26 from "./routes/dns_api/api/v1/auth/login.ts";
-import * as $27 from "./routes/dns_api/api/v1/openapi.json.ts";
-import * as $28 from "./routes/dns_api/api/v1/users.ts";
-import * as $29 from "./islands/AuditTail.tsx";
+import * as $23 from "./routes/attest/[...path].ts";
+import * as $24 from "./routes/attest/_middleware.ts";
+import * as $25 from "./routes/attest/hb.ts";
+import * as $26 from "./routes/attest/health.ts";
+import * as $27 from "./routes/attest/index.ts";
+import * as $28 from "./routes/attest/init.ts";
+import * as $29 from "./routes/attest/metrics.ts";
+import * as $30 from "./routes/attest/openapi.json.ts";
+import * as $31 from "./routes/attest/stats.ts";
+import * as $32 from "./routes/dns_api/_middleware.ts";
+import * as $33 from "./routes/dns_api/api/v1/auth/login.ts";
+import * as $34 from "./routes/dns_api/api/v1/openapi.json.ts";
+import * as $35 from "./routes/dns_api/api/v1/users.ts";
+import * as $36 from "./islands/AuditTail.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -59,17 +66,24 @@ export const manifest: Manifest = {
       "static/[...path].ts": $22,
     },
     attest: {
-      "health.ts": $23,
-      "openapi.json.ts": $24,
+      "[...path].ts": $23,
+      "_middleware.ts": $24,
+      "hb.ts": $25,
+      "health.ts": $26,
+      "index.ts": $27,
+      "init.ts": $28,
+      "metrics.ts": $29,
+      "openapi.json.ts": $30,
+      "stats.ts": $31,
     },
     dns_api: {
-      "_middleware.ts": $25,
-      "api/v1/auth/login.ts": $26,
-      "api/v1/openapi.json.ts": $27,
-      "api/v1/users.ts": $28,
+      "_middleware.ts": $32,
+      "api/v1/auth/login.ts": $33,
+      "api/v1/openapi.json.ts": $34,
+      "api/v1/users.ts": $35,
     },
   },
   islands: {
-    AuditTail: $29,
+    AuditTail: $36,
   },
 };

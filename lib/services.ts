@@ -3,6 +3,8 @@
  * clock and one event bus. `main.ts` and the tests call `createServices`; the
  * routes reach the result through `ctx.state.services`.
  */
+import { AttestService } from "./attest/attest.ts";
+import { type Core, loadCore } from "./attest/core.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { AuthService } from "./auth/auth.ts";
 import { JwtService } from "./auth/jwt.ts";
@@ -30,6 +32,7 @@ export interface Services {
   jwt: JwtService;
   settings: SettingsService;
   system: SystemService;
+  attest: AttestService;
   /** Stops timers; the caller closes the store. */
   stop(): Promise<void>;
 }
@@ -40,13 +43,15 @@ export interface ServiceOptions {
   log: Logger;
   clock?: Clock;
   commit?: string;
+  /** The attestation core; loaded from wasm/build/attest.wasm when absent. */
+  core?: Core;
 }
 
 /** Housekeeping runs every minute: expired sessions go away. */
 const HOUSEKEEPING_MS = 60_000;
 
 /** Builds every service; starts only cheap timers. */
-export function createServices(opts: ServiceOptions): Services {
+export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, store, log } = opts;
   const clock = opts.clock ?? systemClock;
   const events = new EventBus();
@@ -59,10 +64,27 @@ export function createServices(opts: ServiceOptions): Services {
   const jwt = new JwtService(store, users, clock);
   const settings = new SettingsService(store, audit, events, clock);
   const system = new SystemService(store, clock, opts.commit ?? "unknown");
+  const core = opts.core ?? await loadCore();
+  const attest = new AttestService(
+    store,
+    core,
+    clock,
+    config.attest,
+    log.child({ service: "attest" }),
+  );
+  system.addProbe({
+    name: "attestation",
+    summary: () => ({
+      ...attest.stats(),
+      accepted: attest.counters.accepted,
+      rejected: attest.counters.rejectedTotal,
+    }),
+  });
 
   const housekeeping = setInterval(() => {
     try {
       sessions.purgeExpired();
+      attest.purgeExpired();
     } catch (err) {
       log.warn("housekeeping failed", { err });
     }
@@ -81,6 +103,7 @@ export function createServices(opts: ServiceOptions): Services {
     jwt,
     settings,
     system,
+    attest,
     stop() {
       clearInterval(housekeeping);
       return Promise.resolve();

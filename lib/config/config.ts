@@ -27,6 +27,17 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
   secureCookies: boolean;
+  attest: {
+    /** Folder served at `/` of the attestation listener. */
+    frontendDir: string;
+    heartbeatMinMs: number;
+    heartbeatMaxMs: number;
+    /** Checked by the core at each `/init` (an invalid size makes `/init` answer 500). */
+    geneSize: number;
+    purgeGraceMs: number;
+    /** Origins allowed to call `/init` and `/hb` from a browser; `*` for any. */
+    allowedOrigins: string[];
+  };
 }
 
 interface Option {
@@ -45,6 +56,16 @@ export function parseListen(value: string, name: string): ListenAddress {
   const port = Number(m[3]);
   if (port > 65535) throw new ConfigError(name, `port ${port} is out of range 0-65535`);
   return { hostname, port };
+}
+
+function parseInteger(value: string, name: string, min: number, max: number): number {
+  const v = value.trim();
+  const n = Number(v);
+  if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(n)) {
+    throw new ConfigError(name, `expected an integer, got "${value}"`);
+  }
+  if (n < min || n > max) throw new ConfigError(name, `${n} is out of range ${min}-${max}`);
+  return n;
 }
 
 function parseBool(value: string, name: string): boolean {
@@ -148,7 +169,73 @@ export const OPTIONS: Option[] = [
     description: "Mark the session cookie `Secure` (set behind an HTTPS proxy)",
     apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
   },
+  {
+    env: "PALISADE_ATTEST_FRONTEND",
+    flag: "--attest-frontend",
+    default: "./static/attest",
+    description: "Folder served at `/` of the attestation listener (no path escapes it)",
+    apply: (c, v, n) => {
+      if (!v.trim()) throw new ConfigError(n, "must not be empty");
+      c.attest.frontendDir = v;
+    },
+  },
+  {
+    env: "PALISADE_ATTEST_HB_MIN_MS",
+    flag: "--attest-hb-min-ms",
+    default: "12000",
+    description: "Lower bound of heartbeat scheduling sent to clients",
+    apply: (c, v, n) => (c.attest.heartbeatMinMs = parseInteger(v, n, 1, 3_600_000)),
+  },
+  {
+    env: "PALISADE_ATTEST_HB_MAX_MS",
+    flag: "--attest-hb-max-ms",
+    default: "25000",
+    description: "Upper bound of heartbeat scheduling sent to clients",
+    apply: (c, v, n) => (c.attest.heartbeatMaxMs = parseInteger(v, n, 1, 3_600_000)),
+  },
+  {
+    env: "PALISADE_ATTEST_GENE_SIZE",
+    flag: "--attest-gene-size",
+    default: "512",
+    description:
+      "Gene buffer size in bytes (the core accepts 64-65536; another size makes `/init` fail with 500)",
+    apply: (c, v, n) => (c.attest.geneSize = parseInteger(v, n, -(2 ** 31), 2 ** 31)),
+  },
+  {
+    env: "PALISADE_ATTEST_PURGE_GRACE_MS",
+    flag: "--attest-purge-grace-ms",
+    default: "300000",
+    description:
+      "How long expired sessions stay (counted in `expired_sessions`) before the purge deletes them",
+    apply: (c, v, n) => (c.attest.purgeGraceMs = parseInteger(v, n, 0, 30 * 86_400_000)),
+  },
+  {
+    env: "PALISADE_ATTEST_ALLOWED_ORIGINS",
+    flag: "--attest-allowed-origins",
+    default: "*",
+    description:
+      "Comma-separated origins allowed to call `/init` and `/hb` from browsers (CORS), or `*`",
+    apply: (c, v, n) => {
+      const origins = v.split(",").map((o) => o.trim()).filter(Boolean);
+      for (const o of origins) {
+        if (o !== "*" && !/^https?:\/\/[^/\s]+$/.test(o)) {
+          throw new ConfigError(n, `"${o}" is not an origin like https://example.org`);
+        }
+      }
+      c.attest.allowedOrigins = origins;
+    },
+  },
 ];
+
+/** Checks that need several options at once. */
+function crossCheck(c: Config): void {
+  if (c.attest.heartbeatMinMs > c.attest.heartbeatMaxMs) {
+    throw new ConfigError(
+      "PALISADE_ATTEST_HB_MIN_MS",
+      `${c.attest.heartbeatMinMs} is above PALISADE_ATTEST_HB_MAX_MS (${c.attest.heartbeatMaxMs})`,
+    );
+  }
+}
 
 function defaults(): Config {
   return {
@@ -162,6 +249,14 @@ function defaults(): Config {
     hostDriver: "auto",
     logLevel: "info",
     secureCookies: false,
+    attest: {
+      frontendDir: "./static/attest",
+      heartbeatMinMs: 12_000,
+      heartbeatMaxMs: 25_000,
+      geneSize: 512,
+      purgeGraceMs: 300_000,
+      allowedOrigins: ["*"],
+    },
   };
 }
 
@@ -194,6 +289,7 @@ export function parseConfig(env: Record<string, string | undefined>, args: strin
     if (value === undefined) continue;
     opt.apply(cfg, value, arg ? arg.flag : opt.env);
   }
+  crossCheck(cfg);
   return cfg;
 }
 

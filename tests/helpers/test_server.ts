@@ -57,7 +57,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const store = Store.open(`${dir}/palisade.db`);
   const log = opts.log ??
     (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
-  const services = createServices({ config, store, log, clock: opts.clock });
+  const services = await createServices({ config, store, log, clock: opts.clock });
   await services.users.ensureFirstAdministrator(config.adminUser, config.adminPassword);
   const server = startServer(services, manifest);
   const [dnsHost, dnsPort] = server.addresses.dns.split(":");

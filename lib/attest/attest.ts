@@ -1,0 +1,246 @@
+/**
+ * The browser attestation service (specs/attestation.md): session creation
+ * and heartbeat verification in the spec's check order, first failure
+ * rejects. A rejection changes nothing; an acceptance is one compare-and-set
+ * in the store. Callers only learn accepted or not; the reason goes to the
+ * counters behind `/metrics`.
+ */
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log/log.ts";
+import type { Store } from "../store/store.ts";
+import {
+  canonicalPayload,
+  type EntropyEvent,
+  entropyJson,
+  type Fingerprint,
+  stackJson,
+  type StackState,
+} from "./canonical.ts";
+import { checkDrift, checkFingerprint, checkMouse } from "./checks.ts";
+import type { Core } from "./core.ts";
+import { Ed25519Verifier, isValidPublicKey } from "./ed25519.ts";
+import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
+import { randomMutationOrder } from "./mutation_order.ts";
+import { randomProgram } from "./program.ts";
+import { SlidingWindowLimiter } from "./rate_limiter.ts";
+import { AttestSessionStore, type AttestStats } from "./session_store.ts";
+
+/** Sessions expire after 30 minutes without an accepted heartbeat. */
+export const SESSION_TTL_MS = 30 * 60_000;
+
+export interface AttestOptions {
+  heartbeatMinMs: number;
+  heartbeatMaxMs: number;
+  geneSize: number;
+  /** Expired sessions are deleted this long after expiry. */
+  purgeGraceMs: number;
+}
+
+export interface InitResponse {
+  session_id: string;
+  salt: string;
+  opcodes_b64: string;
+  initial_hash: string;
+  expires_at: number;
+  heartbeat_min_interval_ms: number;
+  heartbeat_max_interval_ms: number;
+  gene_size: number;
+  mutation_step: number;
+  mutation_order_b64: string;
+}
+
+/** A decoded heartbeat request (snake_case as on the wire). */
+export interface HeartbeatRequest {
+  session_id: string;
+  prev_hash: string;
+  timestamp: number;
+  entropy_data: { events: EntropyEvent[] };
+  stack_state: StackState;
+  fingerprint: Fingerprint;
+  mutation_step: number;
+  gene_commitment: string;
+  signature: string;
+}
+
+export interface Accepted {
+  status: "ok";
+  next_salt: string;
+  next_mutation_step: number;
+  next_mutation_order_b64: string;
+}
+
+export type HeartbeatOutcome = { accepted: true; response: Accepted } | {
+  accepted: false;
+  reason: RejectReason;
+};
+
+/** Session creation failed; the route answers 500 without detail. */
+export class AttestInitError extends Error {
+  override name = "AttestInitError";
+}
+
+const hex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)));
+
+export class AttestService {
+  readonly counters = new AttestCounters();
+  readonly limiter = new SlidingWindowLimiter(5, 10_000);
+  readonly #sessions: AttestSessionStore;
+  readonly #verifier = new Ed25519Verifier();
+
+  constructor(
+    store: Store,
+    private readonly core: Core,
+    private readonly clock: Clock,
+    private readonly options: AttestOptions,
+    private readonly log: Logger,
+  ) {
+    this.#sessions = new AttestSessionStore(store);
+  }
+
+  /** Creates a session for a client's Ed25519 public key; throws AttestInitError on any failure. */
+  init(publicKeyHex: unknown): InitResponse {
+    try {
+      if (typeof publicKeyHex !== "string" || !isValidPublicKey(publicKeyHex)) {
+        throw new AttestInitError("Public key is not 64 hex characters of a valid Ed25519 point");
+      }
+      const publicKey = publicKeyHex.toLowerCase();
+      const geneState = this.core.initialGeneState(this.options.geneSize);
+      const sessionId = randomHex(32);
+      const salt = randomHex(16);
+      const initialHash = this.core.initialHash(sessionId, publicKey, salt);
+      if (!initialHash) throw new AttestInitError("Cannot compute the initial hash");
+      const now = this.clock.now();
+      const session = {
+        session_id: sessionId,
+        public_key: publicKey,
+        salt,
+        last_hash: initialHash,
+        pending_step: 1,
+        pending_order: randomMutationOrder(),
+        gene_state: geneState,
+        chain_length: 0,
+        program: randomProgram(),
+        created_at: now,
+        expires_at: now + SESSION_TTL_MS,
+      };
+      this.#sessions.create(session);
+      this.counters.sessionsCreated++;
+      return {
+        session_id: sessionId,
+        salt,
+        opcodes_b64: session.program,
+        initial_hash: initialHash,
+        expires_at: session.expires_at,
+        heartbeat_min_interval_ms: this.options.heartbeatMinMs,
+        heartbeat_max_interval_ms: this.options.heartbeatMaxMs,
+        gene_size: geneState.length,
+        mutation_step: 1,
+        mutation_order_b64: session.pending_order,
+      };
+    } catch (err) {
+      this.counters.initFailures++;
+      this.log.warn("attestation init failed", { reason: (err as Error).message });
+      throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
+    }
+  }
+
+  /** Verifies a heartbeat in the spec's order; advances the session only when every check passes. */
+  heartbeat(hb: HeartbeatRequest): HeartbeatOutcome {
+    const reason = this.#check(hb);
+    if (typeof reason === "string") {
+      this.counters.reject(reason);
+      return { accepted: false, reason };
+    }
+    this.counters.accepted++;
+    return { accepted: true, response: reason };
+  }
+
+  #check(hb: HeartbeatRequest): RejectReason | Accepted {
+    const now = this.clock.now();
+    // 1. Rate limit, before the lookup, so unknown ids cost no database read.
+    if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
+    // 2. Lookup.
+    const s = this.#sessions.get(hb.session_id);
+    if (!s) return "unknown_session";
+    // 3. Expiry.
+    if (now > s.expires_at) return "expired";
+    // 4. Signature over the canonical payload rebuilt from the request.
+    const payload = canonicalPayload({
+      sessionId: hb.session_id,
+      prevHash: hb.prev_hash,
+      timestamp: hb.timestamp,
+      events: hb.entropy_data.events,
+      stackState: hb.stack_state,
+      fingerprint: hb.fingerprint,
+      mutationStep: hb.mutation_step,
+      geneCommitment: hb.gene_commitment,
+    });
+    if (!this.#verifier.verify(s.public_key, payload, hb.signature)) return "signature";
+    // 5. Hash chain.
+    if (hb.prev_hash.toLowerCase() !== s.last_hash) return "hash_chain";
+    // 6. Mutation step.
+    if (hb.mutation_step !== s.pending_step) return "mutation_step";
+    // 7. The pending mutation, applied to a copy of the gene state.
+    const advanced = this.core.advanceGene(
+      s.gene_state,
+      s.pending_order,
+      s.session_id,
+      s.pending_step,
+    );
+    if (!advanced) return "mutation";
+    // 8. Gene commitment.
+    if (hb.gene_commitment.toLowerCase() !== advanced.commitment) return "gene_commitment";
+    // 9–11. Timestamp drift, mouse path, fingerprint.
+    const behaviour = checkDrift(hb.timestamp, now) ?? checkMouse(hb.entropy_data.events) ??
+      checkFingerprint(hb.fingerprint);
+    if (behaviour) return behaviour;
+    // 12–14. Next hash with the salt current when the heartbeat was sent, new salt and order, persist.
+    const nextHash = this.core.nextHash(
+      s.last_hash,
+      hb.timestamp,
+      entropyJson(hb.entropy_data.events),
+      stackJson(hb.stack_state),
+      s.salt,
+    );
+    const nextSalt = randomHex(16);
+    const nextOrder = randomMutationOrder();
+    const ok = this.#sessions.advance({
+      session_id: s.session_id,
+      expectHash: s.last_hash,
+      expectStep: s.pending_step,
+      nextHash,
+      nextSalt,
+      nextOrder,
+      nextGene: advanced.state,
+      expiresAt: now + SESSION_TTL_MS,
+      now,
+    });
+    if (!ok) return "conflict";
+    return {
+      status: "ok",
+      next_salt: nextSalt,
+      next_mutation_step: s.pending_step + 1,
+      next_mutation_order_b64: nextOrder,
+    };
+  }
+
+  /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
+  stats(): AttestStats {
+    return this.#sessions.stats(this.clock.now());
+  }
+
+  /** `/metrics` in Prometheus text format. */
+  metrics(): string {
+    return renderMetrics(this.stats(), this.counters);
+  }
+
+  /** Deletes sessions expired for longer than the grace period; returns how many. */
+  purgeExpired(): number {
+    const keys = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+    for (const k of keys) this.#verifier.forget(k);
+    this.counters.purged += keys.length;
+    return keys.length;
+  }
+}

@@ -1,0 +1,10 @@
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { serveFile } from "@/server/static_files.ts";
+
+export const meta = defineMeta({
+  GET: { summary: "Static frontend files", access: "public", hidden: true },
+});
+
+export const handler = defineHandlers(meta, {
+  GET: (ctx) => serveFile(ctx.req, ctx.state.services.config.attest.frontendDir, ctx.params.path),
+});

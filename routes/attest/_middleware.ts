@@ -1,0 +1,33 @@
+/**
+ * Attestation listener: this API faces the public internet and is called
+ * from pages on other origins, so it answers CORS (no credentials are ever
+ * involved) for the configured origins, and sets conservative headers.
+ */
+import type { Context } from "@/server/define.ts";
+
+const ALLOW_METHODS = "GET, POST, OPTIONS";
+
+function allowedOrigin(ctx: Context): string | null {
+  const origin = ctx.req.headers.get("origin");
+  const allowed = ctx.state.services.config.attest.allowedOrigins;
+  if (allowed.includes("*")) return "*";
+  return origin && allowed.includes(origin) ? origin : null;
+}
+
+export async function handler(ctx: Context): Promise<Response> {
+  const origin = allowedOrigin(ctx);
+  if (ctx.req.method === "OPTIONS") {
+    const headers = new Headers({ "Access-Control-Max-Age": "600", Vary: "Origin" });
+    if (origin) {
+      headers.set("Access-Control-Allow-Origin", origin);
+      headers.set("Access-Control-Allow-Methods", ALLOW_METHODS);
+      headers.set("Access-Control-Allow-Headers", "Content-Type");
+    }
+    return new Response(null, { status: 204, headers });
+  }
+  const res = await ctx.next();
+  if (origin) res.headers.set("Access-Control-Allow-Origin", origin);
+  res.headers.set("Vary", "Origin");
+  res.headers.set("Cache-Control", res.headers.get("Cache-Control") ?? "no-store");
+  return res;
+}

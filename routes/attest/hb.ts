@@ -1,0 +1,20 @@
+import { HeartbeatRequestSchema, HeartbeatResponseSchema } from "@/lib/attest/schema.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  POST: {
+    summary: 'Submit a signed heartbeat; a rejection is the bare {"status":"ok"}',
+    access: "public",
+    body: HeartbeatRequestSchema,
+    response: HeartbeatResponseSchema,
+  },
+});
+
+const REJECTED = { status: "ok" } as const;
+
+export const handler = defineHandlers(meta, {
+  POST(ctx) {
+    const outcome = ctx.state.services.attest.heartbeat(ctx.body);
+    return outcome.accepted ? outcome.response : REJECTED;
+  },
+});

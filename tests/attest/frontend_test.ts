@@ -1,0 +1,62 @@
+import { assert, assertEquals } from "../assert.ts";
+import { startTestServer } from "../helpers/test_server.ts";
+import { resolveInside } from "../../server/static_files.ts";
+
+Deno.test("the attestation listener serves the configured frontend folder and nothing outside it", async () => {
+  const dir = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/site/js`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/site/index.html`, "<h1>front</h1>");
+    await Deno.writeTextFile(`${dir}/site/js/app.js`, "console.log(1)");
+    await Deno.writeTextFile(`${outside}/secret.txt`, "TOP-SECRET-CONTENT");
+    await Deno.symlink(`${outside}/secret.txt`, `${dir}/site/link.txt`);
+    await using t = await startTestServer({ env: { PALISADE_ATTEST_FRONTEND: `${dir}/site` } });
+    const get = async (path: string) => {
+      const res = await fetch(`${t.attest}${path}`);
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    };
+    assertEquals((await get("/")).text, "<h1>front</h1>");
+    const js = await get("/js/app.js");
+    assertEquals(js.status, 200);
+    assert(js.type?.startsWith("text/javascript"));
+    for (
+      const path of [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/js/%2e%2e%2f%2e%2e%2fsecret.txt",
+        "/link.txt",
+        "/missing.js",
+      ]
+    ) {
+      const res = await get(path);
+      assertEquals(res.status, 404, path);
+      assert(!res.text.includes("TOP-SECRET-CONTENT"), path);
+    }
+    assertEquals(await resolveInside(`${dir}/site`, "js/../../secret.txt"), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("the attestation API answers CORS preflights for the configured origins only", async () => {
+  await using t = await startTestServer({
+    env: { PALISADE_ATTEST_ALLOWED_ORIGINS: "https://shop.example" },
+  });
+  const preflight = (origin: string) =>
+    fetch(`${t.attest}/hb`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type",
+      },
+    });
+  const ok = await preflight("https://shop.example");
+  assertEquals(ok.status, 204);
+  assertEquals(ok.headers.get("access-control-allow-origin"), "https://shop.example");
+  assert(ok.headers.get("access-control-allow-headers")?.toLowerCase().includes("content-type"));
+  const other = await preflight("https://evil.example");
+  assertEquals(other.headers.get("access-control-allow-origin"), null);
+});
