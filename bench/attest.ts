@@ -1,0 +1,99 @@
+/**
+ * deno task bench:attest — heartbeats per second through the real attestation
+ * listener (a separate server process), against the single-core node:crypto
+ * Ed25519 verify rate measured in this run.
+ *
+ * Sessions are created first; then, round after round, every session sends
+ * one valid heartbeat built by the reference client. A round's heartbeats are
+ * prepared (signed, gene preview computed) before the round's clock starts,
+ * so the load generator spends its CPU between rounds, not while the server
+ * is measured. Five rounds keep every session inside the rate limit.
+ */
+import { Buffer } from "node:buffer";
+import { generateKeyPairSync, sign, verify } from "node:crypto";
+import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/attest/client.ts";
+import { canonicalPayload } from "../lib/attest/canonical.ts";
+import { loadCore } from "../lib/attest/core.ts";
+import { Http1Connection } from "./lib/http1.ts";
+import { startServerProcess } from "./lib/server_process.ts";
+import { percentile } from "./lib/stats.ts";
+
+const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
+const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 32);
+
+/** Single-core node:crypto verifies per second on a heartbeat-sized payload. */
+function measureVerifyRate(sample: PreparedHeartbeat): number {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const r = sample.request;
+  const payload = Buffer.from(canonicalPayload({
+    sessionId: r.session_id,
+    prevHash: r.prev_hash,
+    timestamp: r.timestamp,
+    events: r.entropy_data.events,
+    stackState: r.stack_state,
+    fingerprint: r.fingerprint,
+    mutationStep: r.mutation_step,
+    geneCommitment: r.gene_commitment,
+  }));
+  const sig = sign(null, payload, privateKey);
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < 2000) {
+    for (let i = 0; i < 200; i++) if (verify(null, payload, publicKey, sig)) n++;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function pool<T>(items: T[], concurrency: number, fn: (item: T, worker: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
+    while (next < items.length) await fn(items[next++], w);
+  }));
+}
+
+const core = await loadCore();
+await using server = await startServerProcess();
+const url = new URL(server.attest);
+const transport = fetchTransport(server.attest);
+
+console.log(`creating ${SESSIONS} sessions …`);
+const clients = Array.from({ length: SESSIONS }, () => new AttestClient(core, transport));
+await pool(clients, 16, async (c) => void await c.init());
+
+const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => Http1Connection.open(url.hostname, Number(url.port))));
+const verifyRate = measureVerifyRate(clients[0].prepare());
+
+const latencies: number[] = [];
+let accepted = 0;
+let rejected = 0;
+let sendMs = 0;
+for (let round = 1; round <= ROUNDS; round++) {
+  const prepared = clients.map((c) => {
+    const p = c.prepare();
+    return { client: c, p, bytes: Http1Connection.post(url.host, "/hb", JSON.stringify(p.request)) };
+  });
+  const start = performance.now();
+  await pool(prepared, CONNECTIONS, async (item, w) => {
+    const t0 = performance.now();
+    const res = await conns[w].request(item.bytes);
+    latencies.push(performance.now() - t0);
+    const body = JSON.parse(res.body);
+    if (res.status === 200 && item.client.isAccepted(body)) {
+      accepted++;
+      item.client.commit(item.p, body);
+    } else rejected++;
+  });
+  sendMs += performance.now() - start;
+}
+for (const c of conns) c.close();
+
+const rate = accepted / (sendMs / 1000);
+const stats = await (await fetch(`${server.attest}/stats`)).json();
+console.log(`sessions                       ${SESSIONS} (max chain length ${stats.max_chain_length})`);
+console.log(`heartbeats                     ${accepted} accepted, ${rejected} rejected over ${CONNECTIONS} connections`);
+console.log(`accepted heartbeats/s          ${rate.toFixed(0)}`);
+console.log(`latency p50 / p99              ${percentile(latencies, 50).toFixed(2)} ms / ${percentile(latencies, 99).toFixed(2)} ms`);
+console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
+console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);
+if (rejected > 0) Deno.exitCode = 1;
