@@ -5,5 +5,6 @@
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
+import { dns } from "./0004_dns.ts";
 
-export const migrations: Migration[] = [foundation];
+export const migrations: Migration[] = [foundation, dns];
