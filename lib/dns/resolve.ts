@@ -86,21 +86,22 @@ export function resolve(z: ZoneData, qname: string, qtype: number): Resolution {
       owner = name; // RFC 4592 §3.3.1: the synthesized owner is the query name
     }
     if (qtype === T_ANY) {
-      for (const set of node.values()) res.answer.push({ owner, set });
-      additionalFor(z, res);
-      return res;
+      // RFC 8482 §4.2: one RRset answers ANY (NSD gives the first it holds).
+      const first = node.values().next().value!;
+      res.answer.push({ owner, set: first });
+      return positive(z, res, false);
     }
     const set = node.get(qtype);
     if (set) {
       res.answer.push({ owner, set });
-      additionalFor(z, res);
-      return res;
+      return positive(z, res);
     }
     const cname = node.get(T_CNAME);
     if (!cname) return negative(z, res, RCODE_NOERROR);
     res.answer.push({ owner, set: cname });
     const target = cname.targets[0]!;
-    // Outside the zone, or a loop: the resolver continues from here.
+    // Outside the zone, or a loop: the resolver continues from here; RFC 1034
+    // §6.2.7 shows such an answer without the zone's NS.
     if (!inZone(target, z.name) || seen.has(target)) return res;
     name = target;
   }
@@ -132,12 +133,24 @@ function negative(z: ZoneData, res: Resolution, rcode: number): Resolution {
   return res;
 }
 
-/** A and AAAA of in-zone targets of NS, MX and SRV answers (RFC 1035 §3.3, RFC 2782). */
-function additionalFor(z: ZoneData, res: Resolution): void {
-  for (const a of res.answer) {
+/**
+ * Completes a positive answer the way NSD and BIND do by default: the zone's
+ * NS in the authority section (unless the answer is that RRset), and A/AAAA
+ * of in-zone targets of NS, MX and SRV in the additional section (RFC 1035
+ * §3.3, RFC 2782).
+ */
+function positive(z: ZoneData, res: Resolution, withNs = true): Resolution {
+  const apexNs = z.nodes.get(z.name)!.get(T_NS)!;
+  if (withNs && !res.answer.some((a) => a.set === apexNs)) {
+    res.authority.push({ owner: z.name, set: apexNs });
+  }
+  for (const a of [...res.answer, ...res.authority]) {
     const t = a.set.type;
     if (t === T_NS || t === T_MX || t === T_SRV) addGlue(z, a.set, res.additional, false);
   }
+  // What the answer already holds is not repeated.
+  res.additional = res.additional.filter((x) => !res.answer.some((a) => a.set === x.set));
+  return res;
 }
 
 function addGlue(z: ZoneData, set: RRset, out: RRsetAt[], belowCut: boolean): void {

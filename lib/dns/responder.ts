@@ -8,6 +8,7 @@
  */
 import { Buffer } from "node:buffer";
 import { type DataRecord, decodedBytes, dnsPacket } from "./packet.ts";
+import { compressMessage } from "./compress.ts";
 import { type Query, readQuery } from "./query.ts";
 import {
   RCODE_FORMERR,
@@ -46,7 +47,7 @@ const XFR_MESSAGE = 16_000;
 
 interface Template {
   bytes: Uint8Array;
-  /** [destination, source offset in the query, length]: owner names to copy in the query's case. */
+  /** [destination, source offset in the query, length]: name bytes to copy in the query's case. */
   patches: number[];
 }
 
@@ -96,7 +97,7 @@ export class DnsResponder {
       const out = this.answer(msg, q, transport, ip);
       if (out.length === 1 && out[0].length >= 12) {
         if (this.#cache.size >= this.#cacheSize) this.#cache.clear();
-        this.#cache.set(key, toTemplate(out[0], msg, q));
+        this.#cache.set(key, toTemplate(out[0], q));
       }
       return out;
     }
@@ -223,58 +224,24 @@ export class DnsResponder {
 function axfrRecords(zone: ZoneData): DataRecord[] {
   const list: DataRecord[] = [];
   const soa = zone.nodes.get(zone.name)!.get(T_SOA)!;
-  const soaRR = toRecords({ owner: zone.name, set: soa }, (n) => n)[0];
+  const soaRR = toRecords({ owner: zone.name, set: soa })[0];
   list.push(soaRR);
   for (const [owner, node] of zone.nodes) {
     for (const set of node.values()) {
       if (set.type === T_SOA) continue;
-      list.push(...toRecords({ owner, set }, (n) => n));
+      list.push(...toRecords({ owner, set }));
     }
   }
   list.push(soaRR);
   return list;
 }
 
-function toRecords(s: RRsetAt, render: (owner: string) => string): DataRecord[] {
-  const name = render(s.owner);
+function toRecords(s: RRsetAt): DataRecord[] {
+  const name = s.owner;
   const ttl = s.ttl ?? s.set.ttl;
   // dns-packet writes data of an UNKNOWN_<n> type as raw bytes: the index already holds wire RDATA.
   const type = `UNKNOWN_${s.set.type}`;
   return s.set.rdatas.map((data) => ({ name, type, class: "IN", ttl, data }));
-}
-
-/** The query's name with its own case, escaped like Query.name. */
-function caseName(msg: Uint8Array, q: Query): string {
-  let s = "";
-  let o = 12;
-  while (o < q.nameEnd) {
-    const len = msg[o++];
-    if (len === 0) break;
-    if (s.length) s += ".";
-    for (let i = 0; i < len; i++) {
-      const b = msg[o + i];
-      const lower = b >= 65 && b <= 90 ? b + 32 : b;
-      const safe = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 45 ||
-        lower === 95 ||
-        lower === 47 || lower === 42;
-      s += safe ? String.fromCharCode(b) : "\\" + String(b).padStart(3, "0");
-    }
-    o += len;
-  }
-  return s;
-}
-
-function renderer(msg: Uint8Array, q: Query): (owner: string) => string {
-  const cased = caseName(msg, q);
-  return (owner) => {
-    const n = q.name;
-    if (
-      n.endsWith(owner) && (n.length === owner.length || n[n.length - owner.length - 1] === ".")
-    ) {
-      return cased.slice(cased.length - owner.length);
-    }
-    return owner;
-  };
 }
 
 function header(
@@ -289,9 +256,10 @@ function header(
   h[0] = msg[0];
   h[1] = msg[1];
   const opcode = q ? q.opcode : (msg[2] >> 3) & 0xf;
-  // QR, opcode, AA, TC, RD copied; RA never (no recursion); CD copied (RFC 6840 §5.9).
+  // QR, opcode, AA, TC; RD copied; RA never (no recursion); CD cleared as
+  // NSD does for authoritative answers.
   h[2] = 0x80 | (opcode << 3) | (aa ? 0x04 : 0) | (tc ? 0x02 : 0) | (msg[2] & 0x01);
-  h[3] = (msg[3] & 0x10) | (rcode & 0x0f);
+  h[3] = rcode & 0x0f;
   for (let i = 0; i < 4; i++) {
     h[4 + 2 * i] = counts[i] >> 8;
     h[5 + 2 * i] = counts[i] & 255;
@@ -364,12 +332,12 @@ function buildRaw(
     sections[1].length,
     sections[2].length + (edns ? 1 : 0),
   ];
-  return concat([
+  return compressMessage(concat([
     header(msg, q, rcode, aa, false, counts),
     withQuestion ? msg.subarray(12, q.questionEnd) : new Uint8Array(0),
     body,
     opt,
-  ]);
+  ]));
 }
 
 /**
@@ -387,8 +355,7 @@ function build(
   res: Partial<Resolution>,
   limit: number,
 ): Uint8Array {
-  const render = renderer(msg, q);
-  const conv = (list: RRsetAt[] | undefined) => (list ?? []).flatMap((s) => toRecords(s, render));
+  const conv = (list: RRsetAt[] | undefined) => (list ?? []).flatMap(toRecords);
   const answer = conv(res.answer);
   const authority = conv(res.authority);
   const additional = conv(res.additional);
@@ -397,72 +364,42 @@ function build(
   const extra = edns ? 1 : 0;
   const main = encodeSection([answer, authority, []]);
   const add = encodeSection([[], [], additional]);
-  const fixed = 12 + question.length + opt.length;
-  if (fixed + main.length + add.length <= limit) {
-    return concat([
-      header(msg, q, rcode, aa, false, [
-        1,
-        answer.length,
-        authority.length,
-        additional.length + extra,
-      ]),
-      question,
-      main,
-      add,
-      opt,
-    ]);
-  }
-  if (fixed + main.length <= limit && !res.referral) {
-    return concat([
+  const full = compressMessage(concat([
+    header(msg, q, rcode, aa, false, [
+      1,
+      answer.length,
+      authority.length,
+      additional.length + extra,
+    ]),
+    question,
+    main,
+    add,
+    opt,
+  ]));
+  if (full.length <= limit) return full;
+  if (!res.referral) {
+    const bare = compressMessage(concat([
       header(msg, q, rcode, aa, false, [1, answer.length, authority.length, extra]),
       question,
       main,
       opt,
-    ]);
+    ]));
+    if (bare.length <= limit) return bare;
   }
   return concat([header(msg, q, rcode, aa, true, [1, 0, 0, extra]), question, opt]);
 }
 
-/** A cacheable copy of `resp`, with the owner names that came from the query's name marked for patching. */
-function toTemplate(resp: Uint8Array, msg: Uint8Array, q: Query): Template {
+/**
+ * A cacheable copy of `resp`. Every other copy of the query name in it is a
+ * compression pointer to the question, so patching the question carries the
+ * next query's case into the whole answer.
+ */
+function toTemplate(resp: Uint8Array, q: Query): Template {
   const bytes = resp.slice();
   bytes[0] = 0;
   bytes[1] = 0;
   bytes[2] &= ~0x01;
-  bytes[3] &= ~0x10;
-  const qlen = q.nameEnd - 12;
-  // Offsets (from 12) where each suffix of the query name starts.
-  const starts: number[] = [];
-  for (let o = 12; o < q.nameEnd - 1; o += msg[o] + 1) starts.push(o - 12);
-  const patches: number[] = [12, 12, qlen];
-  const counts = ((resp[6] << 8) | resp[7]) + ((resp[8] << 8) | resp[9]) +
-    ((resp[10] << 8) | resp[11]);
-  let p = q.questionEnd;
-  for (let i = 0; i < counts && p < resp.length; i++) {
-    const start = p;
-    while (p < resp.length && resp[p] !== 0) p += resp[p] + 1;
-    p++;
-    const len = p - start;
-    if (len > 1) {
-      const src = qlen - len;
-      if (src >= 0 && starts.includes(src) && sameName(resp, start, msg, 12 + src, len)) {
-        patches.push(start, 12 + src, len);
-      }
-    }
-    p += 10 + ((resp[p + 8] << 8) | resp[p + 9]);
-  }
-  return { bytes, patches };
-}
-
-function sameName(a: Uint8Array, ao: number, b: Uint8Array, bo: number, len: number): boolean {
-  for (let i = 0; i < len; i++) {
-    let x = a[ao + i];
-    let y = b[bo + i];
-    if (x >= 65 && x <= 90) x += 32;
-    if (y >= 65 && y <= 90) y += 32;
-    if (x !== y) return false;
-  }
-  return true;
+  return { bytes, patches: [12, 12, q.nameEnd - 12] };
 }
 
 function fromTemplate(t: Template, msg: Uint8Array): Uint8Array {
@@ -470,7 +407,6 @@ function fromTemplate(t: Template, msg: Uint8Array): Uint8Array {
   out[0] = msg[0];
   out[1] = msg[1];
   out[2] |= msg[2] & 0x01;
-  out[3] |= msg[3] & 0x10;
   const p = t.patches;
   for (let i = 0; i < p.length; i += 3) out.set(msg.subarray(p[i + 1], p[i + 1] + p[i + 2]), p[i]);
   return out;
