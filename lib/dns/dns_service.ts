@@ -153,6 +153,7 @@ interface ZoneRow extends SoaTimers {
   serial: number;
   nameservers: string;
   ns_ttl: number | null;
+  mname: string | null;
   dnssec_enabled: number;
   created_at: number;
   updated_at: number;
@@ -231,6 +232,7 @@ export class DnsService {
         ...timers,
         nameservers: JSON.stringify(nameservers),
         ns_ttl: null,
+        mname: null,
         dnssec_enabled: 0,
         created_at: now,
         updated_at: now,
@@ -490,6 +492,7 @@ export class DnsService {
           ...timers,
           nameservers: JSON.stringify(fileNs.length ? unique(fileNs) : this.nameserversFor(name)),
           ns_ttl: null,
+          mname: null,
           dnssec_enabled: 0,
           created_at: now,
           updated_at: now,
@@ -510,14 +513,15 @@ export class DnsService {
           };
           validateTimers(timers);
           this.store.run(
-            `UPDATE dns_zones SET admin_email = ?, refresh = ?, retry = ?, expire = ?, minimum = ?, default_ttl = ?
-             WHERE name = ?`,
+            `UPDATE dns_zones SET admin_email = ?, refresh = ?, retry = ?, expire = ?, minimum = ?, default_ttl = ?,
+             mname = ? WHERE name = ?`,
             s.admin_email,
             s.refresh,
             s.retry,
             s.expire,
             s.minimum,
             s.ttl,
+            s.primary,
             name,
           );
         }
@@ -532,6 +536,15 @@ export class DnsService {
         }
         z = this.zoneRow(name);
       }
+      if (created && parsed.soa) {
+        this.store.run("UPDATE dns_zones SET mname = ? WHERE name = ?", parsed.soa.primary, name);
+      }
+      // MNAME is stored only when it is not simply the first nameserver.
+      this.store.run(
+        "UPDATE dns_zones SET mname = NULL WHERE name = ? AND mname = json_extract(nameservers, '$[0]')",
+        name,
+      );
+      z = this.zoneRow(name);
       if (apexNs.length) {
         const ttl = Math.min(...apexNs.map((r) => r.ttl));
         this.store.run(
@@ -799,13 +812,13 @@ export class DnsService {
   }
 
   private primaryOf(z: ZoneRow): string {
-    return (JSON.parse(z.nameservers) as string[])[0];
+    return z.mname ?? (JSON.parse(z.nameservers) as string[])[0];
   }
 
   private insertZone(row: ZoneRow): ZoneRow {
     this.store.run(
       `INSERT INTO dns_zones (name, admin_email, serial, refresh, retry, expire, minimum, default_ttl, nameservers,
-       ns_ttl, dnssec_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       ns_ttl, mname, dnssec_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       row.name,
       row.admin_email,
       row.serial,
@@ -816,6 +829,7 @@ export class DnsService {
       row.default_ttl,
       row.nameservers,
       row.ns_ttl,
+      row.mname,
       row.dnssec_enabled,
       row.created_at,
       row.updated_at,

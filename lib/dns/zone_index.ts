@@ -52,6 +52,7 @@ interface ZoneRow {
   default_ttl: number;
   nameservers: string;
   ns_ttl: number | null;
+  mname: string | null;
 }
 
 function addRR(
@@ -77,7 +78,7 @@ export function buildZone(store: Store, zone: string): ZoneData | undefined {
   if (!z) return undefined;
   const nodes = new Map<string, Node>();
   const nameservers = JSON.parse(z.nameservers) as string[];
-  addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: nameservers[0] }));
+  addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: z.mname ?? nameservers[0] }));
   for (const ns of nameservers) {
     const r = parseRdata("NS", `${ns}.`, null);
     addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);

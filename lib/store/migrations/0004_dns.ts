@@ -23,6 +23,8 @@ CREATE TABLE dns_zones (
   nameservers    TEXT NOT NULL,
   -- TTL of the apex NS RRset; NULL means default_ttl.
   ns_ttl         INTEGER,
+  -- SOA MNAME when it is not the first nameserver (kept from imported zones).
+  mname          TEXT,
   dnssec_enabled INTEGER NOT NULL DEFAULT 0,
   created_at     INTEGER NOT NULL,
   updated_at     INTEGER NOT NULL
