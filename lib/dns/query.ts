@@ -28,6 +28,10 @@ export interface Query {
   edns: Edns | null;
   /** False when the message has more than a question and one OPT: dns-packet must check it. */
   plain: boolean;
+  /** Set by the full check: the message carries a TSIG record. */
+  tsig?: boolean;
+  /** Set by the full check: the serial in an IXFR query's authority SOA. */
+  clientSerial?: number;
 }
 
 const SAFE = new Uint8Array(256);

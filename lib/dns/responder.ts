@@ -53,6 +53,12 @@ interface Template {
 
 export type Transport = "udp" | "tcp";
 
+/** What our OPT record says: the DO bit echoed and our UDP payload size. */
+interface EdnsReply {
+  do: boolean;
+  payload: number;
+}
+
 export class DnsResponder {
   readonly #udpPayload: number;
   readonly #cacheSize: number;
@@ -61,7 +67,6 @@ export class DnsResponder {
 
   constructor(private readonly index: DnsIndex, private readonly options: ResponderOptions) {
     this.#udpPayload = options.udpPayload ?? 1232;
-    advertised = this.#udpPayload;
     this.#cacheSize = options.cacheSize ?? 20_000;
   }
 
@@ -106,7 +111,7 @@ export class DnsResponder {
       const rcode = q.opcode === OPCODE_NOTIFY || q.opcode === OPCODE_UPDATE
         ? RCODE_REFUSED
         : RCODE_NOTIMP;
-      return [build(msg, q, rcode, false, null, {}, this.#udpPayload)];
+      return [build(msg, q, rcode, false, null, {}, 512)];
     }
     if (!q.plain && !this.checkFull(msg, q)) return [errorOnly(msg, RCODE_FORMERR)];
     return this.answer(msg, q, transport, ip);
@@ -139,7 +144,7 @@ export class DnsResponder {
       }
       if (q.qtype === T_IXFR) {
         const soa = p.authorities.find((r) => r.type === "SOA") as DataRecord | undefined;
-        (q as { clientSerial?: number }).clientSerial = soa?.data?.serial;
+        q.clientSerial = soa?.data?.serial;
       }
       return true;
     } catch {
@@ -152,10 +157,14 @@ export class DnsResponder {
     return Math.min(Math.max(512, q.edns.udpSize), this.#udpPayload);
   }
 
+  private ednsReply(q: Query): EdnsReply | null {
+    return q.edns ? { do: q.edns.do, payload: this.#udpPayload } : null;
+  }
+
   private answer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Uint8Array[] {
-    const edns = q.edns;
+    const edns = this.ednsReply(q);
     const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
-    if (edns && edns.version > 0) return [build(msg, q, BADVERS, false, edns, {}, limit)];
+    if (q.edns && q.edns.version > 0) return [build(msg, q, BADVERS, false, edns, {}, limit)];
     if ((q as { tsig?: boolean }).tsig) {
       return [build(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
     }
@@ -176,7 +185,7 @@ export class DnsResponder {
   }
 
   private transfer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Uint8Array[] {
-    const edns = q.edns;
+    const edns = this.ednsReply(q);
     const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
     if (!this.options.axfrAllowed(ip)) {
       return [build(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
@@ -184,7 +193,7 @@ export class DnsResponder {
     const zone = this.index.zone(q.name);
     if (!zone) return [build(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
     const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
-    const clientSerial = (q as { clientSerial?: number }).clientSerial;
+    const clientSerial = q.clientSerial;
     if (
       q.qtype === T_IXFR &&
       (transport === "udp" ||
@@ -267,15 +276,13 @@ function header(
   return h;
 }
 
-/** The UDP payload size put in our OPT records; set by the responder (one value per process). */
-let advertised = 1232;
-
 /** FORMERR/NOTIMP without a question, for messages whose question cannot be read. */
 function errorOnly(msg: Uint8Array, rcode: number): Uint8Array {
   return header(msg, null, rcode, false, false, [0, 0, 0, 0]);
 }
 
-function optRecord(edns: { do: boolean }, rcode: number, payload: number): Uint8Array {
+function optRecord(edns: EdnsReply, rcode: number): Uint8Array {
+  const payload = edns.payload;
   // RFC 6891 §6.1.2: root owner, type 41, class = payload size, TTL = ext-rcode, version 0, DO echoed.
   return new Uint8Array([
     0,
@@ -321,11 +328,11 @@ function buildRaw(
   rcode: number,
   aa: boolean,
   withQuestion: boolean,
-  edns: { do: boolean } | null,
+  edns: EdnsReply | null,
   sections: DataRecord[][],
 ): Uint8Array {
   const body = encodeSection(sections);
-  const opt = edns ? optRecord(edns, rcode, advertised) : new Uint8Array(0);
+  const opt = edns ? optRecord(edns, rcode) : new Uint8Array(0);
   const counts = [
     withQuestion ? 1 : 0,
     sections[0].length,
@@ -351,7 +358,7 @@ function build(
   q: Query,
   rcode: number,
   aa: boolean,
-  edns: { do: boolean } | null,
+  edns: EdnsReply | null,
   res: Partial<Resolution>,
   limit: number,
 ): Uint8Array {
@@ -360,7 +367,7 @@ function build(
   const authority = conv(res.authority);
   const additional = conv(res.additional);
   const question = msg.subarray(12, q.questionEnd);
-  const opt = edns ? optRecord(edns, rcode, advertised) : new Uint8Array(0);
+  const opt = edns ? optRecord(edns, rcode) : new Uint8Array(0);
   const extra = edns ? 1 : 0;
   const main = encodeSection([answer, authority, []]);
   const add = encodeSection([[], [], additional]);
