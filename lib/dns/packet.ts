@@ -70,7 +70,8 @@ interface Codec {
 
 interface DnsPacketApi {
   encode(packet: Packet, buf?: Buffer, offset?: number): Buffer;
-  decode(buf: Uint8Array, offset?: number): DecodedPacket;
+  /** Needs a Buffer: dns-packet reads with Buffer methods. */
+  decode(buf: Buffer, offset?: number): DecodedPacket;
   record(type: string): Codec;
   soa: Codec;
   AUTHORITATIVE_ANSWER: number;

@@ -123,7 +123,7 @@ export class DnsResponder {
    */
   private checkFull(msg: Uint8Array, q: Query): boolean {
     try {
-      const p = dnsPacket.decode(msg);
+      const p = dnsPacket.decode(Buffer.from(msg.buffer, msg.byteOffset, msg.length));
       if (decodedBytes() !== msg.length) return false;
       if (p.answers.length > 0) return false;
       if (p.authorities.length > 0 && q.qtype !== T_IXFR) return false;

@@ -94,6 +94,8 @@ function mutate(base: Uint8Array, r: (n: number) => number): Uint8Array {
 
 const RCODES = new Set(["NOERROR", "FORMERR", "NXDOMAIN", "NOTIMP", "REFUSED", "NOTAUTH"]);
 
+const seen = new Map<string, number>();
+
 function check(reply: Uint8Array): string | null {
   let p;
   try {
@@ -103,6 +105,7 @@ function check(reply: Uint8Array): string | null {
   }
   if (decodedBytes() !== reply.length) return "trailing bytes";
   if (p.type !== "response") return "QR not set";
+  seen.set(p.rcode, (seen.get(p.rcode) ?? 0) + 1);
   const opt = p.additionals.find((a) => a.type === "OPT") as { extendedRcode?: number } | undefined;
   const badvers = opt?.extendedRcode === 1 && p.rcode === "NOERROR";
   if (!RCODES.has(p.rcode) && !badvers) return `rcode ${p.rcode}`;
@@ -186,6 +189,10 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   assertEquals(sent, TOTAL, "sent every packet within the time limit");
   assert(handled >= TOTAL * 0.99, `the server handled only ${handled} packets`);
   assertEquals(failures, []);
+  console.log(`fuzz: rcodes ${JSON.stringify(Object.fromEntries(seen))}`);
+  for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP"]) {
+    assert((seen.get(rcode) ?? 0) > 0, `no ${rcode} among the replies`);
+  }
   assert(replies > TOTAL * 0.6, `only ${replies} replies`);
   // Still up and answering.
   const probe = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });

@@ -279,6 +279,17 @@ Deno.test("AXFR over TCP works for allowed addresses and is REFUSED for others a
     // dig always uses TCP for AXFR: send one over UDP by hand.
     const udp = dnsPacket.decode(Buffer.from((await udpRaw(s.port, query(Z, "AXFR")))!));
     assertEquals(udp.rcode, "REFUSED");
+    // IXFR: a full transfer for an old serial, the SOA alone for the current one.
+    const serial = s.service.getZone(Z).serial;
+    const ixfrOld = await run("dig", ["@127.0.0.1", "-p", String(s.port), Z, `IXFR=${serial - 1}`]);
+    assertEquals(
+      ixfrOld.stdout.split("\n").filter((l) => l && !l.startsWith(";")).length,
+      rrs.length,
+    );
+    const ixfrNow = await run("dig", ["@127.0.0.1", "-p", String(s.port), Z, `IXFR=${serial}`]);
+    const now = ixfrNow.stdout.split("\n").filter((l) => l && !l.startsWith(";"));
+    assertEquals(now.length, 1);
+    assertMatch(now[0], new RegExp(`SOA.* ${serial} `));
     const notZone = await run("dig", [
       "@127.0.0.1",
       "-p",
