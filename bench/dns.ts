@@ -1,0 +1,135 @@
+/**
+ * `deno task bench:dns`: dnsperf against Palisade's DNS listener and against
+ * NSD (one server process, RRL off) serving the same zone with the same query
+ * mix, in one run; prints both rates and their ratio. The zone is made by
+ * Palisade's service and exported for NSD, so both serve identical data.
+ *
+ * Options (env): BENCH_SECONDS (default 10), BENCH_CLIENTS (default 2).
+ */
+import { AuditLog } from "../lib/audit/audit.ts";
+import { systemClock } from "../lib/clock.ts";
+import { parseAcl } from "../lib/dns/acl.ts";
+import { DnsService } from "../lib/dns/dns_service.ts";
+import { DnsResponder } from "../lib/dns/responder.ts";
+import { DnsIndex } from "../lib/dns/zone_index.ts";
+import { EventBus } from "../lib/events/bus.ts";
+import { Store } from "../lib/store/store.ts";
+import { startDnsListener } from "../server/dns_listener.ts";
+import { startNsd } from "../tests/dns/nsd.ts";
+import { freeDualPort } from "../tests/helpers/ports.ts";
+import { run, which } from "../tests/helpers/system.ts";
+
+const ZONE = "bench.test";
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
+const clients = Number(Deno.env.get("BENCH_CLIENTS") ?? 2);
+
+for (const tool of ["dnsperf", "nsd"]) {
+  if (!which(tool)) {
+    console.log(`SKIP bench:dns: ${tool} not installed`);
+    Deno.exit(0);
+  }
+}
+
+function zoneText(): string {
+  const lines = [
+    "$TTL 3600",
+    "@ SOA ns1 hostmaster 2026010100 3600 900 1209600 300",
+    "@ NS ns1",
+    "@ NS ns2",
+    "ns1 A 192.0.2.53",
+    "ns2 A 192.0.2.54",
+    "@ A 192.0.2.1",
+    "@ MX 10 mail",
+    "mail A 192.0.2.25",
+    '@ TXT "v=spf1 mx -all"',
+    "*.wild A 192.0.2.99",
+  ];
+  for (let i = 0; i < 1000; i++) {
+    lines.push(`host${i} A 192.0.${2 + (i >> 8)}.${i & 255}`);
+    if (i % 4 === 0) lines.push(`host${i} AAAA 2001:db8::${i.toString(16)}`);
+    if (i % 10 === 0) lines.push(`alias${i} CNAME host${i}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The query mix: mostly A, some AAAA/MX/TXT, CNAMEs, wildcards, NODATA and NXDOMAIN. */
+function queryFile(): string {
+  const q: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    q.push(`host${i}.${ZONE} A`);
+    if (i % 4 === 0) q.push(`host${i}.${ZONE} AAAA`);
+    if (i % 10 === 0) q.push(`alias${i}.${ZONE} A`);
+    if (i % 20 === 0) q.push(`nx${i}.${ZONE} A`);
+    if (i % 25 === 0) q.push(`host${i + 1}.${ZONE} MX`);
+    if (i % 50 === 0) q.push(`w${i}.wild.${ZONE} A`);
+  }
+  q.push(`${ZONE} MX`, `${ZONE} TXT`, `${ZONE} SOA`, `${ZONE} NS`);
+  return q.join("\n") + "\n";
+}
+
+async function dnsperf(port: number, file: string): Promise<{ qps: number; lost: string }> {
+  const r = await run("dnsperf", [
+    "-s",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-d",
+    file,
+    "-l",
+    String(seconds),
+    "-c",
+    String(clients),
+    "-q",
+    "200",
+  ]);
+  const qps = Number(/Queries per second:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN);
+  const lost = /Queries lost:\s+(.+)/.exec(r.stdout)?.[1] ?? "?";
+  return { qps, lost };
+}
+
+const dir = await Deno.makeTempDir({ prefix: "palisade-bench-dns-" });
+const store = Store.open(`${dir}/palisade.db`);
+const bus = new EventBus();
+const index = new DnsIndex(store);
+const service = new DnsService(store, new AuditLog(store, bus, systemClock), bus, systemClock, {
+  nameservers: ["ns1.{zone}"],
+}, index);
+service.importZone("bench", ZONE, zoneText());
+index.load();
+const exported = service.exportZone(ZONE);
+const queries = `${dir}/queries.txt`;
+await Deno.writeTextFile(queries, queryFile());
+
+const listener = startDnsListener(
+  { hostname: "127.0.0.1", port: freeDualPort() },
+  new DnsResponder(index, { axfrAllowed: parseAcl(["127.0.0.1"]) }),
+);
+try {
+  await using nsd = await startNsd([{ name: ZONE, text: exported }], { minimalResponses: false });
+  console.log(
+    `zone ${ZONE}: ${
+      service.getZone(ZONE).records_count
+    } records; ${seconds} s per run, ${clients} clients`,
+  );
+  // A short warm-up each: fills the answer cache and NSD's caches alike.
+  await run("dnsperf", [
+    "-s",
+    "127.0.0.1",
+    "-p",
+    String(listener.addr.port),
+    "-d",
+    queries,
+    "-l",
+    "1",
+  ]);
+  await run("dnsperf", ["-s", "127.0.0.1", "-p", String(nsd.port), "-d", queries, "-l", "1"]);
+  const nsdResult = await dnsperf(nsd.port, queries);
+  const ours = await dnsperf(listener.addr.port, queries);
+  console.log(`NSD      ${nsdResult.qps.toFixed(0)} qps (lost ${nsdResult.lost})`);
+  console.log(`Palisade ${ours.qps.toFixed(0)} qps (lost ${ours.lost})`);
+  console.log(`ratio    ${(ours.qps / nsdResult.qps).toFixed(3)} (target ≥ 0.35)`);
+} finally {
+  await listener.close();
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+}

@@ -1,0 +1,383 @@
+import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/assert.ts";
+import { tempStore } from "../../tests/helpers/temp_store.ts";
+import { AuditLog } from "../audit/audit.ts";
+import { ManualClock } from "../clock.ts";
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
+import { type BusEvent, EventBus } from "../events/bus.ts";
+import type { Store } from "../store/store.ts";
+import { BatchError, DnsService } from "./dns_service.ts";
+
+function setup(store: Store) {
+  const bus = new EventBus();
+  const events: BusEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
+  const invalidated: string[] = [];
+  const service = new DnsService(
+    store,
+    new AuditLog(store, bus, clock),
+    bus,
+    clock,
+    { nameservers: ["ns1.{zone}", "ns.provider.net."] },
+    { invalidate: (z) => invalidated.push(z) },
+  );
+  const audit = new AuditLog(store, bus, clock);
+  return { service, events, clock, invalidated, audit };
+}
+
+const zone = { name: "Example.COM.", admin_email: "hostmaster@example.com" };
+
+Deno.test("createZone() normalizes the name and gives a zone with its SOA only and the configured NS", async () => {
+  await using t = await tempStore();
+  const { service, events, invalidated } = setup(t.store);
+  const z = service.createZone("alice", zone);
+  assertEquals(z.name, "example.com");
+  assertEquals(z.records_count, 1);
+  assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net"]);
+  assertEquals(z.dnssec_enabled, false);
+  assertEquals(z.serial, 2026031400);
+  assertEquals(z.created_at, "2026-03-14T12:00:00.000Z");
+  const recs = service.listRecords("example.com").records;
+  assertEquals(recs.map((r) => [r.domain, r.type, r.value]), [[
+    "example.com",
+    "SOA",
+    "ns1.example.com. hostmaster.example.com. 2026031400 3600 900 1209600 300",
+  ]]);
+  assertEquals(service.listZones().map((s) => [s.name, s.records_count]), [["example.com", 1]]);
+  assertEquals(invalidated, ["example.com"]);
+  assert(events.some((e) => e.type === "ZoneChanged" && e.payload.action === "created"));
+  assertThrows(
+    () => service.createZone("alice", zone),
+    ConflictError,
+    'Zone "example.com" already exists',
+  );
+  assertThrows(() => service.createZone("alice", { ...zone, name: "bad..name" }), ValidationError);
+  assertThrows(
+    () => service.createZone("alice", { ...zone, name: "x.test", admin_email: "nope" }),
+    ValidationError,
+  );
+});
+
+Deno.test("createZone() and updateZone() bound the SOA timers", async () => {
+  await using t = await tempStore();
+  const { service } = setup(t.store);
+  const e = assertThrows(
+    () => service.createZone("a", { ...zone, refresh: 10 }),
+    ValidationError,
+  ) as ValidationError;
+  assertEquals(e.field, "refresh");
+  assertThrows(
+    () => service.createZone("a", { ...zone, retry: 7200, refresh: 3600 }),
+    UnprocessableError,
+  );
+  assertThrows(() => service.createZone("a", { ...zone, minimum: 90000 }), ValidationError);
+  service.createZone("a", zone);
+  const u = service.updateZone("a", "example.com", { refresh: 7200, minimum: 60 });
+  assertEquals([u.refresh, u.minimum, u.serial], [7200, 60, 2026031401]);
+  assertThrows(() => service.updateZone("a", "example.com", { expire: 100 }), ValidationError);
+  assertThrows(() => service.updateZone("a", "nope.com", {}), NotFoundError);
+});
+
+Deno.test("createRecord() validates per type and enforces the zone rules", async () => {
+  await using t = await tempStore();
+  const { service } = setup(t.store);
+  service.createZone("a", zone);
+  const www = service.createRecord("a", "example.com", {
+    domain: "www.example.com.",
+    type: "a",
+    value: "192.0.2.1",
+  });
+  assertEquals([www.domain, www.type, www.value, www.ttl], [
+    "www.example.com",
+    "A",
+    "192.0.2.1",
+    3600,
+  ]);
+  assertMatch(www.id, /^[0-9a-f-]{36}$/);
+  const mx = service.createRecord("a", "example.com", {
+    domain: "@",
+    type: "MX",
+    value: "10 mail.example.com",
+    ttl: 300,
+  });
+  assertEquals(mx.value, "10 mail.example.com.");
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "www.example.com",
+        type: "A",
+        value: "192.0.2.1",
+      }),
+    ConflictError,
+    "already exists",
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "www.example.com",
+        type: "CNAME",
+        value: "x.example.net",
+      }),
+    ConflictError,
+    'Record "www.example.com" of type "CNAME" conflicts with existing data',
+  );
+  service.createRecord("a", "example.com", {
+    domain: "alias.example.com",
+    type: "CNAME",
+    value: "www.example.com",
+  });
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "alias.example.com",
+        type: "TXT",
+        value: "x",
+      }),
+    ConflictError,
+    "conflicts with an existing CNAME",
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "example.com",
+        type: "CNAME",
+        value: "x.example.net",
+      }),
+    ConflictError,
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "www.example.org",
+        type: "A",
+        value: "192.0.2.1",
+      }),
+    UnprocessableError,
+    "outside zone",
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "x.example.com",
+        type: "A",
+        value: "300.1.1.1",
+      }),
+    ValidationError,
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "x.example.com",
+        type: "A",
+        value: "1.1.1.1",
+        ttl: -1,
+      }),
+    ValidationError,
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "example.com",
+        type: "NS",
+        value: "ns9.example.net",
+      }),
+    UnprocessableError,
+    "nameservers",
+  );
+  service.createRecord("a", "example.com", {
+    domain: "sub.example.com",
+    type: "NS",
+    value: "ns.sub.example.com",
+  });
+  service.createRecord("a", "example.com", {
+    domain: "ns.sub.example.com",
+    type: "A",
+    value: "192.0.2.53",
+  });
+  assertThrows(
+    () =>
+      service.createRecord("a", "example.com", {
+        domain: "x.sub.example.com",
+        type: "TXT",
+        value: "hidden",
+      }),
+    UnprocessableError,
+    "below the delegation",
+  );
+  assertThrows(
+    () =>
+      service.createRecord("a", "nope.com", {
+        domain: "x.nope.com",
+        type: "A",
+        value: "192.0.2.1",
+      }),
+    NotFoundError,
+  );
+  assertEquals(service.getZone("example.com").records_count, 6);
+  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+});
+
+Deno.test("updateRecord() is partial, deleteRecord() removes, and the SOA is protected", async () => {
+  await using t = await tempStore();
+  const { service, clock } = setup(t.store);
+  service.createZone("a", zone);
+  const r = service.createRecord("a", "example.com", {
+    domain: "www.example.com",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  clock.advance(60_000);
+  const u = service.updateRecord("a", "example.com", r.id, { ttl: 60 });
+  assertEquals([u.value, u.ttl, u.created_at, u.updated_at], [
+    "192.0.2.1",
+    60,
+    r.created_at,
+    "2026-03-14T12:01:00.000Z",
+  ]);
+  assertEquals(service.updateRecord("a", "example.com", r.id, { value: "192.0.2.9" }).ttl, 60);
+  assertEquals(service.getRecord("example.com", r.id).value, "192.0.2.9");
+  const soa = service.listRecords("example.com", "SOA").records[0];
+  assertThrows(
+    () => service.updateRecord("a", "example.com", soa.id, { ttl: 5 }),
+    UnprocessableError,
+  );
+  assertThrows(() => service.deleteRecord("a", "example.com", soa.id), UnprocessableError);
+  assertEquals(service.deleteRecord("a", "example.com", r.id).success, true);
+  assertThrows(() => service.getRecord("example.com", r.id), NotFoundError);
+});
+
+Deno.test("every change bumps the serial date-based, is audited in its transaction and emits ZoneChanged", async () => {
+  await using t = await tempStore();
+  const { service, events, clock, audit } = setup(t.store);
+  service.createZone("alice", zone);
+  const serials = [service.getZone("example.com").serial];
+  for (let i = 0; i < 3; i++) {
+    service.createRecord("alice", "example.com", {
+      domain: `h${i}.example.com`,
+      type: "A",
+      value: `192.0.2.${i}`,
+    });
+    serials.push(service.getZone("example.com").serial);
+  }
+  assertEquals(serials, [2026031400, 2026031401, 2026031402, 2026031403]);
+  clock.advance(86_400_000);
+  service.createRecord("alice", "example.com", {
+    domain: "next.example.com",
+    type: "A",
+    value: "192.0.2.9",
+  });
+  assertEquals(service.getZone("example.com").serial, 2026031500);
+  const changes = events.filter((e) => e.type === "ZoneChanged").map((e) => e.payload);
+  assertEquals(changes.length, 5);
+  assertEquals(changes[4], { zone: "example.com", action: "record_created", serial: 2026031500 });
+  const log = audit.list({ actor: "alice", limit: 10, offset: 0 });
+  assertEquals(log.total, 5);
+  assertEquals(log.records[0].event_type, "dns.record.created");
+  // A failed change leaves no serial bump, audit record or event.
+  assertThrows(() =>
+    service.createRecord("alice", "example.com", { domain: "x.example.com", type: "A", value: "x" })
+  );
+  assertEquals(service.getZone("example.com").serial, 2026031500);
+  assertEquals(audit.list({ limit: 10, offset: 0 }).total, 5);
+  assertEquals(events.filter((e) => e.type === "ZoneChanged").length, 5);
+});
+
+Deno.test("batch() applies all operations in one transaction or none, with a result per operation", async () => {
+  await using t = await tempStore();
+  const { service, events } = setup(t.store);
+  service.createZone("a", zone);
+  const keep = service.createRecord("a", "example.com", {
+    domain: "keep.example.com",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  const gone = service.createRecord("a", "example.com", {
+    domain: "gone.example.com",
+    type: "A",
+    value: "192.0.2.2",
+  });
+  const before = service.getZone("example.com").serial;
+  const ok = service.batch("a", "example.com", [
+    { operation: "create", domain: "new.example.com", type: "TXT", value: "hello" },
+    { operation: "update", id: keep.id, value: "192.0.2.10" },
+    { operation: "delete", id: gone.id },
+  ]);
+  assertEquals(ok.success, true);
+  assertEquals(ok.results.map((r) => [r.operation, r.status]), [["create", "created"], [
+    "update",
+    "updated",
+  ], [
+    "delete",
+    "deleted",
+  ]]);
+  assertEquals(service.getZone("example.com").serial, before + 1, "one serial bump per batch");
+  assertEquals(
+    events.filter((e) => e.type === "ZoneChanged" && e.payload.action === "batch").length,
+    1,
+  );
+
+  const count = service.getZone("example.com").records_count;
+  const err = assertThrows(() =>
+    service.batch("a", "example.com", [
+      { operation: "create", domain: "a.example.com", type: "A", value: "192.0.2.3" },
+      { operation: "update", id: keep.id, value: "not an address" },
+      { operation: "delete", id: "missing" },
+    ]), BatchError) as BatchError;
+  assertEquals(err.index, 1);
+  assert(err.cause instanceof ValidationError);
+  assertEquals(err.results.map((r) => r.status), ["rolled_back", "failed", "skipped"]);
+  assertMatch(err.results[1].error!, /IPv4/);
+  assertEquals(service.getZone("example.com").records_count, count);
+  assertEquals(service.getRecord("example.com", keep.id).value, "192.0.2.10");
+  const nf = assertThrows(
+    () => service.batch("a", "example.com", [{ operation: "delete", id: "missing" }]),
+    BatchError,
+  );
+  assert((nf as BatchError).cause instanceof NotFoundError);
+  assertThrows(() => service.batch("a", "example.com", []), ValidationError);
+});
+
+Deno.test("importZone() merges or replaces records and takes the file's SOA fields", async () => {
+  await using t = await tempStore();
+  const { service } = setup(t.store);
+  service.createZone("a", zone);
+  service.createRecord("a", "example.com", {
+    domain: "old.example.com",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  const file = `$TTL 300
+@ SOA ns1 admin 2030010100 7200 900 1209600 60
+@ NS ns1
+@ NS ns2.example.net.
+www A 192.0.2.80
+old A 192.0.2.1
+`;
+  const merged = service.importZone("a", "example.com", file);
+  assertEquals([merged.created, merged.added, merged.skipped, merged.removed], [false, 1, 1, 0]);
+  assertEquals(merged.serial, 2030010100, "a serial ahead in the file is kept");
+  const z = service.getZone("example.com");
+  assertEquals([z.admin_email, z.refresh, z.minimum, z.default_ttl], [
+    "admin@example.com",
+    7200,
+    60,
+    300,
+  ]);
+  assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net", "ns2.example.net"]);
+  const replaced = service.importZone("a", "example.com", file.replace("old A 192.0.2.1\n", ""), {
+    replace: true,
+  });
+  assertEquals([replaced.added, replaced.removed], [1, 2]);
+  assertEquals(service.getZone("example.com").nameservers, ["ns1.example.com", "ns2.example.net"]);
+  assertEquals(service.getZone("example.com").records_count, 2);
+  assertThrows(
+    () => service.importZone("a", "new.example", "www 60 A 192.0.2.1\n"),
+    UnprocessableError,
+    "no SOA",
+  );
+  assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nx CNAME a\nx A 192.0.2.1\n"),
+    ConflictError,
+  );
+  assertEquals(service.getZone("example.com").records_count, 2, "a failed import changes nothing");
+});

@@ -1,0 +1,152 @@
+/**
+ * The in-memory answer index: every zone's data as owner → type → RRset,
+ * built from the store once at start and rebuilt per zone when the service
+ * reports a committed change. The DNS listener answers from here only, never
+ * from a query per packet.
+ */
+import { Buffer } from "node:buffer";
+import type { Store } from "../store/store.ts";
+import { parentName } from "./names.ts";
+import { parseRdata, typeCode } from "./rdata.ts";
+import { soaWire } from "./soa.ts";
+
+export const T_A = 1;
+export const T_NS = 2;
+export const T_CNAME = 5;
+export const T_SOA = 6;
+export const T_MX = 15;
+export const T_AAAA = 28;
+export const T_SRV = 33;
+
+export interface RRset {
+  type: number;
+  /** RFC 2181 §5.2: one TTL per RRset; the lowest of its records'. */
+  ttl: number;
+  rdatas: Buffer[];
+  /** Per record, the name it points at (NS, CNAME, MX, SRV, PTR), lowercase without trailing dot. */
+  targets: (string | undefined)[];
+}
+
+export type Node = Map<number, RRset>;
+
+export interface ZoneData {
+  name: string;
+  serial: number;
+  /** SOA minimum, for the negative TTL of RFC 2308 §5. */
+  minimum: number;
+  nodes: Map<string, Node>;
+  /** Every name that exists, owners and the empty non-terminals above them. */
+  names: Set<string>;
+  /** Delegation points: non-apex owners with NS. */
+  cuts: Set<string>;
+}
+
+interface ZoneRow {
+  name: string;
+  admin_email: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  default_ttl: number;
+  nameservers: string;
+  ns_ttl: number | null;
+  mname: string | null;
+}
+
+function addRR(
+  nodes: Map<string, Node>,
+  owner: string,
+  type: number,
+  ttl: number,
+  rdata: Uint8Array,
+  target?: string,
+) {
+  let node = nodes.get(owner);
+  if (!node) nodes.set(owner, node = new Map());
+  let set = node.get(type);
+  if (!set) node.set(type, set = { type, ttl, rdatas: [], targets: [] });
+  set.ttl = Math.min(set.ttl, ttl);
+  set.rdatas.push(Buffer.from(rdata));
+  set.targets.push(target);
+}
+
+/** Builds one zone's answer data from its store rows. */
+export function buildZone(store: Store, zone: string): ZoneData | undefined {
+  const z = store.get<ZoneRow>("SELECT * FROM dns_zones WHERE name = ?", zone);
+  if (!z) return undefined;
+  const nodes = new Map<string, Node>();
+  const nameservers = JSON.parse(z.nameservers) as string[];
+  addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: z.mname ?? nameservers[0] }));
+  for (const ns of nameservers) {
+    const r = parseRdata("NS", `${ns}.`, null);
+    addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);
+  }
+  const rows = store.all<{ name: string; type: string; value: string; ttl: number }>(
+    "SELECT name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+    zone,
+  );
+  for (const row of rows) {
+    const r = parseRdata(row.type, row.value, null);
+    addRR(nodes, row.name, typeCode(row.type), row.ttl, r.wire, r.target);
+  }
+  const names = new Set<string>();
+  const cuts = new Set<string>();
+  for (const [owner, node] of nodes) {
+    for (let n = owner; n.length >= z.name.length; n = parentName(n)) {
+      if (names.has(n)) break;
+      names.add(n);
+    }
+    if (owner !== z.name && node.has(T_NS)) cuts.add(owner);
+  }
+  return { name: z.name, serial: z.serial, minimum: z.minimum, nodes, names, cuts };
+}
+
+export class DnsIndex {
+  #zones = new Map<string, ZoneData>();
+  #generation = 0;
+
+  constructor(private readonly store: Store) {}
+
+  /** Loads every zone from the store. */
+  load(): void {
+    const next = new Map<string, ZoneData>();
+    for (const { name } of this.store.all<{ name: string }>("SELECT name FROM dns_zones")) {
+      const z = buildZone(this.store, name);
+      if (z) next.set(name, z);
+    }
+    this.#zones = next;
+    this.#generation++;
+  }
+
+  /** Rebuilds `zone` from the store (dropping it when deleted). */
+  invalidate(zone: string): void {
+    const z = buildZone(this.store, zone);
+    if (z) this.#zones.set(zone, z);
+    else this.#zones.delete(zone);
+    this.#generation++;
+  }
+
+  /** Bumped on every change, so answer caches know to drop what they hold. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The zone `name` itself, if served. */
+  zone(name: string): ZoneData | undefined {
+    return this.#zones.get(name);
+  }
+
+  /** The closest enclosing zone of lowercase `qname`, if any. */
+  findZone(qname: string): ZoneData | undefined {
+    let n = qname;
+    while (true) {
+      const z = this.#zones.get(n);
+      if (z) return z;
+      const dot = n.indexOf(".");
+      if (dot < 0) return undefined;
+      n = n.slice(dot + 1);
+    }
+  }
+}

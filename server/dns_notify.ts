@@ -1,0 +1,106 @@
+/**
+ * Sends NOTIFY to the configured secondaries after each committed zone
+ * change, so they check the serial and transfer at once instead of waiting
+ * for the SOA refresh. Retries a few times (RFC 1996 §3.6); changes that
+ * arrive while a round for the same zone runs are folded into one more round.
+ */
+import type { EventBus } from "../lib/events/bus.ts";
+import type { Logger } from "../lib/log/log.ts";
+import { silentLogger } from "../lib/log/log.ts";
+import { isNotifyReply, notifyMessage, type NotifyTarget } from "../lib/dns/notify.ts";
+
+export interface NotifierOptions {
+  targets: NotifyTarget[];
+  /** Sends per target before giving up. */
+  attempts?: number;
+  /** Wait for the reply to each send. */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+export class DnsNotifier {
+  #running = new Map<string, boolean>();
+  #rounds = new Set<Promise<void>>();
+  #unsubscribe?: () => void;
+
+  constructor(private readonly options: NotifierOptions) {}
+
+  /** Subscribes to ZoneChanged; returns the function that stops it. */
+  start(bus: EventBus): () => void {
+    this.#unsubscribe = bus.subscribe((e) => {
+      if (e.type === "ZoneChanged" && e.payload.action !== "deleted") this.notify(e.payload.zone);
+    });
+    return () => this.stop();
+  }
+
+  /** Stops listening and waits for rounds under way. */
+  async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    await Promise.allSettled([...this.#rounds]);
+  }
+
+  /** Notifies every target about `zone`. */
+  notify(zone: string): void {
+    if (this.options.targets.length === 0) return;
+    if (this.#running.has(zone)) {
+      this.#running.set(zone, true);
+      return;
+    }
+    this.#running.set(zone, false);
+    const round = (async () => {
+      do {
+        this.#running.set(zone, false);
+        await Promise.allSettled(this.options.targets.map((t) => this.send(zone, t)));
+      } while (this.#running.get(zone));
+      this.#running.delete(zone);
+    })();
+    this.#rounds.add(round);
+    round.finally(() => this.#rounds.delete(round));
+  }
+
+  private async send(zone: string, target: NotifyTarget): Promise<boolean> {
+    const log = this.options.logger ?? silentLogger;
+    const attempts = this.options.attempts ?? 5;
+    const timeoutMs = this.options.timeoutMs ?? 1000;
+    const v6 = target.hostname.includes(":");
+    const sock = Deno.listenDatagram({
+      hostname: v6 ? "::" : "0.0.0.0",
+      port: 0,
+      transport: "udp",
+    });
+    const id = crypto.getRandomValues(new Uint16Array(1))[0];
+    const msg = notifyMessage(id, zone);
+    const addr: Deno.NetAddr = { transport: "udp", hostname: target.hostname, port: target.port };
+    // One receive stays pending across attempts: a datagram socket takes one reader at a time.
+    const next = () => sock.receive().then(([d]) => d, () => null);
+    let pending = next();
+    try {
+      for (let i = 0; i < attempts; i++) {
+        await sock.send(msg, addr);
+        const deadline = Date.now() + timeoutMs;
+        while (Date.now() < deadline) {
+          const got = await within(pending, deadline - Date.now());
+          if (got === "timeout") break;
+          if (got && isNotifyReply(got, id)) return true;
+          pending = next();
+        }
+      }
+      log.warn("NOTIFY got no answer", { zone, target: `${target.hostname}:${target.port}` });
+      return false;
+    } finally {
+      sock.close();
+    }
+  }
+}
+
+async function within<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) =>
+    timer = setTimeout(() => resolve("timeout"), Math.max(1, ms))
+  );
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * 100,000 random and mutated packets at the UDP listener: it must stay up,
+ * and every reply must decode in full and be a response with a known rcode,
+ * echoing one question unless it is FORMERR. Seeded, so a failure replays.
+ */
+import { Buffer } from "node:buffer";
+import { assert, assertEquals } from "../assert.ts";
+import { decodedBytes, dnsPacket } from "../../lib/dns/packet.ts";
+import { type DnsStack, startDnsStack } from "./stack.ts";
+
+const TOTAL = 100_000;
+const WINDOW = 128;
+const TIME_LIMIT_MS = 240_000;
+
+/** xorshift32: deterministic, fast, good enough to pick bytes. */
+function rng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+function corpus(): Uint8Array[] {
+  const q = (name: string, type: string, extra: Record<string, unknown> = {}) =>
+    new Uint8Array(
+      dnsPacket.encode({
+        type: "query",
+        id: 7,
+        questions: [{ name, type, class: "IN" }],
+        ...extra,
+      }),
+    );
+  const opt = (options: unknown[] = [], flags = 0) => ({
+    additionals: [{ name: ".", type: "OPT", udpPayloadSize: 4096, flags, options }],
+  });
+  return [
+    q("www.fuzz.test", "A"),
+    q("WWW.Fuzz.Test", "AAAA", opt()),
+    q("alias.fuzz.test", "A", opt([], dnsPacket.DNSSEC_OK)),
+    q("x.wild.fuzz.test", "TXT", opt([{ code: 10, data: Buffer.from("0123456789abcdef", "hex") }])),
+    q("nope.fuzz.test", "MX"),
+    q("host.sub.fuzz.test", "A"),
+    q("fuzz.test", "ANY"),
+    q("fuzz.test", "AXFR"),
+    q("fuzz.test", "IXFR", {
+      authorities: [{
+        name: "fuzz.test",
+        type: "SOA",
+        data: { mname: "a.", rname: "b.", serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 },
+      }],
+    }),
+    q("big.fuzz.test", "TXT", opt()),
+    q("example.org", "A"),
+    new Uint8Array(dnsPacket.encode({
+      type: "query",
+      id: 9,
+      flags: (4 << 11) | dnsPacket.AUTHORITATIVE_ANSWER,
+      questions: [{ name: "fuzz.test", type: "SOA" }],
+    })),
+  ];
+}
+
+function mutate(base: Uint8Array, r: (n: number) => number): Uint8Array {
+  let b = new Uint8Array(base);
+  const n = 1 + r(4);
+  for (let i = 0; i < n; i++) {
+    switch (r(6)) {
+      case 0: // flip a bit
+        if (b.length) b[r(b.length)] ^= 1 << r(8);
+        break;
+      case 1: // set a byte
+        if (b.length) b[r(b.length)] = r(256);
+        break;
+      case 2: // truncate
+        b = b.subarray(0, r(b.length + 1));
+        break;
+      case 3: { // append junk
+        const extra = new Uint8Array(1 + r(32)).map(() => r(256));
+        b = new Uint8Array([...b, ...extra]);
+        break;
+      }
+      case 4: // a count field
+        if (b.length >= 12) b[4 + r(8)] = r(4);
+        break;
+      default: // a header flag byte
+        if (b.length >= 4) b[2 + r(2)] = r(256);
+    }
+  }
+  return b;
+}
+
+const RCODES = new Set(["NOERROR", "FORMERR", "NXDOMAIN", "NOTIMP", "REFUSED", "NOTAUTH"]);
+
+const seen = new Map<string, number>();
+
+function check(reply: Uint8Array): string | null {
+  let p;
+  try {
+    p = dnsPacket.decode(Buffer.from(reply));
+  } catch (err) {
+    return `does not decode: ${(err as Error).message}`;
+  }
+  if (decodedBytes() !== reply.length) return "trailing bytes";
+  if (p.type !== "response") return "QR not set";
+  seen.set(p.rcode, (seen.get(p.rcode) ?? 0) + 1);
+  const opt = p.additionals.find((a) => a.type === "OPT") as { extendedRcode?: number } | undefined;
+  const badvers = opt?.extendedRcode === 1 && p.rcode === "NOERROR";
+  if (!RCODES.has(p.rcode) && !badvers) return `rcode ${p.rcode}`;
+  if (p.rcode !== "FORMERR" && p.questions.length !== 1) {
+    return `${p.rcode} with ${p.questions.length} questions`;
+  }
+  if (p.flag_tc && p.answers.length) return "TC with answers";
+  return null;
+}
+
+function populate(s: DnsStack) {
+  s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
+  const add = (domain: string, type: string, value: string) =>
+    s.service.createRecord("fuzz", "fuzz.test", { domain, type, value });
+  add("www.fuzz.test", "A", "192.0.2.1");
+  add("alias.fuzz.test", "CNAME", "www.fuzz.test");
+  add("*.wild.fuzz.test", "TXT", "w");
+  add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
+  add("ns.sub.fuzz.test", "A", "192.0.2.2");
+  for (let i = 0; i < 6; i++) add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
+}
+
+Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and every reply is valid or FORMERR", async () => {
+  await using s = await startDnsStack();
+  populate(s);
+  const seeds = corpus();
+  // Count what the server really handled, so kernel drops cannot hide untested packets.
+  let handled = 0;
+  const udp = s.responder.udp.bind(s.responder);
+  s.responder.udp = (msg, ip) => {
+    handled++;
+    return udp(msg, ip);
+  };
+  const r = rng(0x5eed1234);
+  const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  const target: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: s.port };
+  const failures: string[] = [];
+  let replies = 0;
+  let receiving = true;
+  const receiver = (async () => {
+    while (receiving) {
+      try {
+        const [data] = await sock.receive();
+        replies++;
+        const bad = check(data);
+        if (bad && failures.length < 20) {
+          failures.push(`${bad}: ${Buffer.from(data).toString("hex")}`);
+        }
+      } catch {
+        break;
+      }
+    }
+  })();
+  const started = Date.now();
+  let sent = 0;
+  try {
+    while (sent < TOTAL && Date.now() - started < TIME_LIMIT_MS) {
+      const batch: Promise<number>[] = [];
+      for (let i = 0; i < WINDOW && sent < TOTAL; i++, sent++) {
+        const kind = r(10);
+        let pkt: Uint8Array;
+        if (kind < 2) pkt = new Uint8Array(r(600)).map(() => r(256));
+        else if (kind < 3) pkt = seeds[r(seeds.length)];
+        else pkt = mutate(seeds[r(seeds.length)], r);
+        batch.push(sock.send(pkt, target));
+      }
+      await Promise.all(batch);
+      // Let the server drain the window (bounded) so the kernel does not drop it.
+      const wait = Date.now() + 200;
+      while (handled < sent && Date.now() < wait) await new Promise((res) => setTimeout(res, 0));
+    }
+    await new Promise((res) => setTimeout(res, 300));
+  } finally {
+    receiving = false;
+    sock.close();
+    await receiver;
+  }
+  console.log(
+    `fuzz: sent ${sent}, handled ${handled}, replies ${replies}, ${Date.now() - started} ms`,
+  );
+  assertEquals(sent, TOTAL, "sent every packet within the time limit");
+  assert(handled >= TOTAL * 0.99, `the server handled only ${handled} packets`);
+  assertEquals(failures, []);
+  console.log(`fuzz: rcodes ${JSON.stringify(Object.fromEntries(seen))}`);
+  for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP"]) {
+    assert((seen.get(rcode) ?? 0) > 0, `no ${rcode} among the replies`);
+  }
+  assert(replies > TOTAL * 0.6, `only ${replies} replies`);
+  // Still up and answering.
+  const probe = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
+  try {
+    await probe.send(seeds[0], target);
+    const [data] = await probe.receive();
+    assertEquals(dnsPacket.decode(Buffer.from(data)).answers.length, 1);
+  } finally {
+    probe.close();
+  }
+});

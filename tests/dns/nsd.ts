@@ -1,0 +1,104 @@
+/**
+ * Runs NSD on loopback as the test oracle: a secondary that transfers from
+ * Palisade, or (for the benchmark) a primary serving a zone file. Config,
+ * zone files and state live in a temp dir; the process is a child of the
+ * test and is killed on dispose.
+ */
+import { freeDualPort } from "../helpers/ports.ts";
+import { which } from "../helpers/system.ts";
+
+export interface NsdZone {
+  name: string;
+  /** Zone file text (primary), or omitted for a secondary. */
+  text?: string;
+  /** Secondary: the primary "ip@port" to transfer from and accept NOTIFY from. */
+  primary?: { ip: string; port: number };
+}
+
+export interface Nsd extends AsyncDisposable {
+  port: number;
+  dir: string;
+  log(): Promise<string>;
+}
+
+/** Starts `nsd -d` with `zones`; resolves once it answers on its port. */
+export async function startNsd(
+  zones: NsdZone[],
+  opts: { minimalResponses?: boolean } = {},
+): Promise<Nsd> {
+  const dir = await Deno.makeTempDir({ prefix: "palisade-nsd-" });
+  const port = freeDualPort();
+  const lines = [
+    "server:",
+    "  ip-address: 127.0.0.1",
+    `  port: ${port}`,
+    "  do-ip6: no",
+    `  zonesdir: "${dir}"`,
+    `  pidfile: "${dir}/nsd.pid"`,
+    `  xfrdfile: "${dir}/xfrd.state"`,
+    `  zonelistfile: "${dir}/zone.list"`,
+    `  xfrdir: "${dir}"`,
+    `  logfile: "${dir}/nsd.log"`,
+    '  database: ""',
+    '  username: ""',
+    '  chroot: ""',
+    "  server-count: 1",
+    "  verbosity: 2",
+    "  rrl-ratelimit: 0",
+    "  rrl-whitelist-ratelimit: 0",
+    `  minimal-responses: ${opts.minimalResponses === false ? "no" : "yes"}`,
+    "remote-control:",
+    "  control-enable: no",
+  ];
+  for (const z of zones) {
+    lines.push("zone:", `  name: "${z.name}"`, `  zonefile: "${z.name}.zone"`);
+    if (z.text !== undefined) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
+    if (z.primary) {
+      lines.push(
+        `  request-xfr: ${z.primary.ip}@${z.primary.port} NOKEY`,
+        `  allow-notify: ${z.primary.ip} NOKEY`,
+      );
+    }
+  }
+  await Deno.writeTextFile(`${dir}/nsd.conf`, lines.join("\n") + "\n");
+  const child = new Deno.Command(which("nsd") ?? "nsd", {
+    args: ["-d", "-c", `${dir}/nsd.conf`],
+    stdout: "null",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const log = async () => {
+    try {
+      return await Deno.readTextFile(`${dir}/nsd.log`);
+    } catch {
+      return "";
+    }
+  };
+  // Ready when the TCP port accepts (bounded: 10 s).
+  const deadline = Date.now() + 10_000;
+  let ready = false;
+  while (Date.now() < deadline && !ready) {
+    try {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port });
+      c.close();
+      ready = true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const dispose = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await stderr;
+    await Deno.remove(dir, { recursive: true });
+  };
+  if (!ready) {
+    const why = (await log()) + (await Promise.race([stderr, Promise.resolve("")]));
+    await dispose();
+    throw new Error(`NSD did not start: ${why}`);
+  }
+  return { port, dir, log, [Symbol.asyncDispose]: dispose };
+}

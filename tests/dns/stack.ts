@@ -1,0 +1,65 @@
+/**
+ * A real Palisade DNS stack for system tests: temp store, DnsService,
+ * answer index, responder and the UDP+TCP listener on a free loopback port.
+ */
+import { AuditLog } from "../../lib/audit/audit.ts";
+import { systemClock } from "../../lib/clock.ts";
+import { parseAcl } from "../../lib/dns/acl.ts";
+import { DnsService } from "../../lib/dns/dns_service.ts";
+import { DnsResponder } from "../../lib/dns/responder.ts";
+import { DnsIndex } from "../../lib/dns/zone_index.ts";
+import { EventBus } from "../../lib/events/bus.ts";
+import { Store } from "../../lib/store/store.ts";
+import { type DnsListener, startDnsListener } from "../../server/dns_listener.ts";
+import { freeDualPort } from "../helpers/ports.ts";
+
+export interface DnsStack extends AsyncDisposable {
+  dir: string;
+  store: Store;
+  bus: EventBus;
+  service: DnsService;
+  index: DnsIndex;
+  responder: DnsResponder;
+  listener: DnsListener;
+  port: number;
+}
+
+export async function startDnsStack(
+  opts: { axfrAllow?: string[]; nameservers?: string[]; tcpIdleMs?: number } = {},
+): Promise<DnsStack> {
+  const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
+  const store = Store.open(`${dir}/palisade.db`);
+  const bus = new EventBus();
+  const index = new DnsIndex(store);
+  index.load();
+  const service = new DnsService(
+    store,
+    new AuditLog(store, bus, systemClock),
+    bus,
+    systemClock,
+    { nameservers: opts.nameservers ?? ["ns1.{zone}", "ns2.{zone}"] },
+    index,
+  );
+  const responder = new DnsResponder(index, {
+    axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
+  });
+  const listener = startDnsListener(
+    { hostname: "127.0.0.1", port: freeDualPort(), tcpIdleMs: opts.tcpIdleMs },
+    responder,
+  );
+  return {
+    dir,
+    store,
+    bus,
+    service,
+    index,
+    responder,
+    listener,
+    port: listener.addr.port,
+    async [Symbol.asyncDispose]() {
+      await listener.close();
+      store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
