@@ -22,10 +22,17 @@ export function assertMatch(actual: string, re: RegExp, msg?: string): void {
 }
 
 export function assertStringIncludes(actual: string, part: string, msg?: string): void {
-  nodeAssert.ok(actual.includes(part), msg ?? `Expected ${JSON.stringify(actual)} to include ${JSON.stringify(part)}`);
+  nodeAssert.ok(
+    actual.includes(part),
+    msg ?? `Expected ${JSON.stringify(actual)} to include ${JSON.stringify(part)}`,
+  );
 }
 
-export function assertThrows(fn: () => unknown, cls?: new (...a: never[]) => Error, msgIncludes?: string): Error {
+export function assertThrows(
+  fn: () => unknown,
+  cls?: new (...a: never[]) => Error,
+  msgIncludes?: string,
+): Error {
   try {
     fn();
   } catch (err) {
@@ -57,7 +64,9 @@ function checkError(err: unknown, cls?: new (...a: never[]) => Error, msgInclude
   }
   if (msgIncludes && !String((err as Error)?.message).includes(msgIncludes)) {
     throw new nodeAssert.AssertionError({
-      message: `Expected message to include ${JSON.stringify(msgIncludes)}, got ${JSON.stringify((err as Error)?.message)}`,
+      message: `Expected message to include ${JSON.stringify(msgIncludes)}, got ${
+        JSON.stringify((err as Error)?.message)
+      }`,
     });
   }
 }

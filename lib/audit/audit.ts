@@ -106,7 +106,8 @@ export class AuditLog {
       params.push(filter.until);
     }
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const total = this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
+    const total =
+      this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
     const rows = this.store.all<AuditRow>(
       `SELECT * FROM audit ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`,
       ...params,

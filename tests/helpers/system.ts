@@ -37,7 +37,11 @@ export function isRoot(): boolean {
  * prints the SKIP line and returns false, or throws when system tests are
  * required.
  */
-export function haveSystem(testName: string, tools: string[], opts: { root?: boolean } = {}): boolean {
+export function haveSystem(
+  testName: string,
+  tools: string[],
+  opts: { root?: boolean } = {},
+): boolean {
   const missing = tools.filter((t) => !which(t));
   let reason = missing.length ? `${missing.join(", ")} not installed` : "";
   if (!reason && opts.root && !isRoot()) reason = "needs root";

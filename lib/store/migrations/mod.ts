@@ -5,5 +5,6 @@
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
+import { tunnels } from "./0003_tunnels.ts";
 
-export const migrations: Migration[] = [foundation];
+export const migrations: Migration[] = [foundation, tunnels];
