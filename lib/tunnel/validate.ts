@@ -8,8 +8,11 @@ import { UnprocessableError, ValidationError } from "../errors.ts";
 import { type Cidr, isHostAddress, parseCidr, parseCidrList, parseIpv4 } from "./ipv4.ts";
 
 export const INTERFACE_NAME = /^[a-z0-9_-]{1,15}$/;
-/** Peer names reach config comments and file names: no line breaks, no quotes. */
-export const PEER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._@+-]{0,63}$/u;
+/**
+ * Peer names reach config comments, file names and QR codes: no line breaks or
+ * quotes, and ASCII only because QR scanners guess the charset of byte-mode data.
+ */
+export const PEER_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._@+-]{0,63}$/;
 export const MTU_MIN = 1280;
 export const MTU_MAX = 9000;
 export const PROFILES = ["full-tunnel", "split-tunnel"] as const;
@@ -85,7 +88,7 @@ export function checkPeerName(name: unknown, what: string): string {
     throw new ValidationError(
       `${what}: name ${
         JSON.stringify(name)
-      } must be 1 to 64 letters, digits, spaces or ._@+- starting with a letter or digit`,
+      } must be 1 to 64 ASCII letters, digits, spaces or ._@+- starting with a letter or digit`,
       "name",
     );
   }
