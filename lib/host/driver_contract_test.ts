@@ -19,14 +19,20 @@ interface Subject extends AsyncDisposable {
 const subjects: { name: string; make: () => Promise<Subject | null> }[] = [
   {
     name: "none",
-    make: () => Promise.resolve({ driver: new NoneDriver(), [Symbol.asyncDispose]: () => Promise.resolve() }),
+    make: () =>
+      Promise.resolve({ driver: new NoneDriver(), [Symbol.asyncDispose]: () => Promise.resolve() }),
   },
   {
     name: "linux",
     make: async () => {
-      if (!haveSystem("driver contract (linux)", ["ip", "wg", "wireguard-go"], { root: true })) return null;
+      if (!haveSystem("driver contract (linux)", ["ip", "wg", "wireguard-go"], { root: true })) {
+        return null;
+      }
       const ns = await netns();
-      return { driver: new LinuxDriver({ netns: ns.name }), [Symbol.asyncDispose]: () => ns[Symbol.asyncDispose]() };
+      return {
+        driver: new LinuxDriver({ netns: ns.name }),
+        [Symbol.asyncDispose]: () => ns[Symbol.asyncDispose](),
+      };
     },
   },
 ];
@@ -78,7 +84,12 @@ for (const subject of subjects) {
 
     // Nothing differs: nothing is touched.
     const again = await d.sync(want);
-    assertEquals([again.created, again.interfaceFields, again.peersSet, again.peersRemoved], [false, [], 0, 0]);
+    assertEquals([again.created, again.interfaceFields, again.peersSet, again.peersRemoved], [
+      false,
+      [],
+      0,
+      0,
+    ]);
 
     // One peer changed, one removed: the third is left exactly as it was.
     const [p0, p1, p2] = want.peers;

@@ -7,7 +7,11 @@ const IP = JSON.stringify([
     ifname: "wg1",
     flags: ["POINTOPOINT", "UP", "LOWER_UP"],
     mtu: 1420,
-    addr_info: [{ family: "inet", local: "10.8.0.1", prefixlen: 24 }, { family: "inet6", local: "fe80::1", prefixlen: 64 }],
+    addr_info: [{ family: "inet", local: "10.8.0.1", prefixlen: 24 }, {
+      family: "inet6",
+      local: "fe80::1",
+      prefixlen: 64,
+    }],
     stats64: { rx: { bytes: 100 }, tx: { bytes: 200 } },
   },
 ]);
@@ -45,5 +49,9 @@ Deno.test("wgDump() merges wg and ip output, keeps only local devices, drops the
     keepalive: 25,
   });
   assertEquals(i.peers.get("PEER2=")!.allowedIps, []);
-  assertEquals(JSON.stringify([...s.interfaces.values()].map((v) => ({ ...v, peers: [...v.peers.values()] }))).includes("PRIVATE"), false);
+  assertEquals(
+    JSON.stringify([...s.interfaces.values()].map((v) => ({ ...v, peers: [...v.peers.values()] })))
+      .includes("PRIVATE"),
+    false,
+  );
 });

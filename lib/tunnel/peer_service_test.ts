@@ -6,6 +6,7 @@ import {
   assertStringIncludes,
   assertThrows,
 } from "../../tests/assert.ts";
+import { haveSystem, run } from "../../tests/helpers/system.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { keys } from "./keys.ts";
@@ -173,7 +174,7 @@ Deno.test("PeerService.config() uses the query endpoint, else the settings, else
   );
 });
 
-Deno.test("PeerService.qr() returns svg, PNG data URL and base64 of the same config", async () => {
+Deno.test("PeerService.qr() returns svg and a PNG (data URL and base64) that decodes to the exact config", async () => {
   const { h, iface } = await setup();
   await using _ = h;
   const peer = await h.tunnels.peers.create(iface.id, { name: "phone" }, "alice");
@@ -188,6 +189,13 @@ Deno.test("PeerService.qr() returns svg, PNG data URL and base64 of the same con
     () => h.tunnels.peers.qr(peer.id, { endpoint: "h", qr_format: "gif" }, "a"),
     ValidationError,
   );
+  if (!haveSystem("PeerService.qr() zbarimg", ["zbarimg"])) return;
+  const config =
+    h.tunnels.peers.config(peer.id, { endpoint: "vpn.example.net:51820" }, "alice").content;
+  const file = `${h.dir}/qr.png`;
+  await Deno.writeFile(file, Uint8Array.from(atob(q.png_base64), (c) => c.charCodeAt(0)));
+  const decoded = await run("zbarimg", ["--raw", "-q", "--oneshot", file]);
+  assertEquals(decoded.stdout, config, "the QR code decodes to the exact config text");
 });
 
 Deno.test("PeerService.update() changes parameters and keeps keys; createMany() allocates in one batch", async () => {

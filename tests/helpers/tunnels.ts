@@ -16,6 +16,8 @@ import type { Store } from "../../lib/store/store.ts";
 export interface TunnelHarness extends AsyncDisposable {
   tunnels: Tunnels;
   store: Store;
+  /** The store's temporary directory, removed on dispose. */
+  dir: string;
   audit: AuditLog;
   events: BusEvent[];
   /** Mutable: what the settings service would return. */
@@ -44,6 +46,7 @@ export async function tunnelHarness(
   return {
     tunnels,
     store: t.store,
+    dir: t.dir,
     audit,
     events,
     endpoint,
