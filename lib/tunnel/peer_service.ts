@@ -10,12 +10,13 @@
  * can never be enabled or updated again; its public key and address stay
  * reserved until the record is deleted.
  */
-import { isoTime } from "../clock.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
-import { CONNECTED_WINDOW_SECONDS, type LiveState } from "../host/driver.ts";
+import { CONNECTED_WINDOW_SECONDS, type LiveInterface } from "../host/driver.ts";
+import type { StatementSync } from "node:sqlite";
 import { isUniqueViolation } from "../store/store.ts";
 import { resolveClientProfile } from "./client_profiles.ts";
 import { clientConfig, effectiveAllowedIps, resolveEndpoint } from "./client_config.ts";
+import { fastIso } from "./fast_iso.ts";
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
 import type { InterfaceRow, PeerRow, PeerStatus } from "./desired_state.ts";
 import { type Cidr, firstFree, formatIpv4, isHostAddress, parseCidr, parseIpv4 } from "./ipv4.ts";
@@ -146,7 +147,7 @@ function view(r: ListRow): PeerView {
     name: r.name,
     public_key: r.public_key,
     address: r.address,
-    allowed_ips: effectiveAllowedIps(r.allowed_ips, r.profile, r.interface_address),
+    allowed_ips: r.allowed_ips ?? effectiveAllowedIps(null, r.profile, r.interface_address),
     allowed_ips_custom: r.allowed_ips !== null,
     dns: r.dns,
     keepalive: r.keepalive,
@@ -155,28 +156,56 @@ function view(r: ListRow): PeerView {
     status: r.status,
     has_private_key: r.has_private_key === 1,
     has_preshared_key: r.has_preshared_key === 1,
-    created_at: isoTime(r.created_at),
-    updated_at: isoTime(r.updated_at),
+    created_at: fastIso(r.created_at),
+    updated_at: fastIso(r.updated_at),
   };
 }
 
-function telemetryOf(r: ListRow, state: LiveState | null, nowS: number): PeerTelemetry | null {
-  if (!state) return null;
-  const lp = state.interfaces.get(r.interface_name)?.peers.get(r.public_key);
-  if (!lp) {
-    return {
-      on_host: false,
-      endpoint: null,
-      latest_handshake: null,
-      rx_bytes: 0,
-      tx_bytes: 0,
-      connected: false,
-    };
-  }
+/** `view()` of a row in LIST_COLUMNS order, as returned in array mode. */
+function viewOfArray(a: unknown[]): PeerWithTelemetry {
+  const allowed = a[7] as string | null;
+  return {
+    id: a[0] as string,
+    interface_id: a[1] as string,
+    interface_name: a[2] as string,
+    name: a[4] as string,
+    public_key: a[5] as string,
+    address: a[6] as string,
+    allowed_ips: allowed ?? effectiveAllowedIps(null, a[11] as string, a[3] as string),
+    allowed_ips_custom: allowed !== null,
+    dns: a[8] as string,
+    keepalive: a[9] as number | null,
+    mtu: a[10] as number | null,
+    profile: a[11] as string,
+    status: a[12] as PeerStatus,
+    has_private_key: a[13] === 1,
+    has_preshared_key: a[14] === 1,
+    created_at: fastIso(a[15] as number),
+    updated_at: fastIso(a[16] as number),
+    telemetry: null,
+  };
+}
+
+const OFF_HOST: Readonly<PeerTelemetry> = Object.freeze({
+  on_host: false,
+  endpoint: null,
+  latest_handshake: null,
+  rx_bytes: 0,
+  tx_bytes: 0,
+  connected: false,
+});
+
+function telemetryOf(
+  iface: LiveInterface | undefined,
+  publicKey: string,
+  nowS: number,
+): PeerTelemetry {
+  const lp = iface?.peers.get(publicKey);
+  if (!lp) return { ...OFF_HOST };
   return {
     on_host: true,
     endpoint: lp.endpoint,
-    latest_handshake: lp.latestHandshake ? isoTime(lp.latestHandshake * 1000) : null,
+    latest_handshake: lp.latestHandshake ? fastIso(lp.latestHandshake * 1000) : null,
     rx_bytes: lp.rxBytes,
     tx_bytes: lp.txBytes,
     connected: lp.latestHandshake > 0 && nowS - lp.latestHandshake < CONNECTED_WINDOW_SECONDS,
@@ -199,6 +228,8 @@ interface PreparedPeer {
 }
 
 export class PeerService {
+  #arrayStatements = new Map<string, StatementSync>();
+
   constructor(
     private readonly ctx: TunnelContext,
     private readonly serverEndpoint: ServerEndpointSource,
@@ -220,17 +251,44 @@ export class PeerService {
       ${
       where.length ? `WHERE ${where.join(" AND ")}` : ""
     } ORDER BY i.name, p.name LIMIT ? OFFSET ?`;
-    // Start the host read first so the query runs while `wg` works.
+    // Start the host read first: the query and the objects are built while
+    // `wg` works in its own process, and only the merge waits for it.
     const statePromise = this.ctx.telemetry.state();
-    const rows = this.ctx.store.all<ListRow>(
-      sql,
+    const rows = this.#arrayStatement(sql).all(
       ...params,
       filter.limit ?? -1,
       filter.offset ?? 0,
-    );
+    ) as unknown as unknown[][];
+    const out = new Array<PeerWithTelemetry>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      out[i] = viewOfArray(Array.isArray(r) ? r : Object.values(r));
+    }
     const state = await statePromise;
+    if (!state) return out;
     const nowS = Date.now() / 1000;
-    return rows.map((r) => ({ ...view(r), telemetry: telemetryOf(r, state, nowS) }));
+    for (const p of out) {
+      p.telemetry = telemetryOf(state.interfaces.get(p.interface_name), p.public_key, nowS);
+    }
+    return out;
+  }
+
+  /**
+   * A prepared statement returning rows as arrays: with ten thousand rows,
+   * array rows are read about twice as fast as node:sqlite's dictionary-mode
+   * objects. Kept apart from the store's shared statement cache because the
+   * mode is per statement.
+   */
+  #arrayStatement(sql: string): StatementSync {
+    let s = this.#arrayStatements.get(sql);
+    if (!s) {
+      s = this.ctx.store.db.prepare(sql);
+      // In Deno's node:sqlite at run time, not yet in its type declarations.
+      const arrays = (s as unknown as { setReturnArrays?: (on: boolean) => void }).setReturnArrays;
+      arrays?.call(s, true);
+      this.#arrayStatements.set(sql, s);
+    }
+    return s;
   }
 
   /** Number of peers matching `filter` (for pagination). */
@@ -269,7 +327,10 @@ export class PeerService {
   async get(id: string): Promise<PeerWithTelemetry> {
     const r = this.#listRow(id);
     const state = await this.ctx.telemetry.state();
-    return { ...view(r), telemetry: telemetryOf(r, state, Date.now() / 1000) };
+    const telemetry = state
+      ? telemetryOf(state.interfaces.get(r.interface_name), r.public_key, Date.now() / 1000)
+      : null;
+    return { ...view(r), telemetry };
   }
 
   #row(id: string): PeerRow {
