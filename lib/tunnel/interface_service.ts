@@ -9,7 +9,7 @@ import { CONNECTED_WINDOW_SECONDS, type LiveInterface } from "../host/driver.ts"
 import { isUniqueViolation } from "../store/store.ts";
 import type { TunnelContext } from "./context.ts";
 import type { InterfaceRow } from "./desired_state.ts";
-import { contains, networkCidr, overlaps, parseCidr, parseIpv4 } from "./ipv4.ts";
+import { isHostAddress, networkCidr, overlaps, parseCidr, parseIpv4 } from "./ipv4.ts";
 import { keys } from "./keys.ts";
 import { checkInterfaceAddress, checkInterfaceName, checkMtu, checkPort } from "./validate.ts";
 
@@ -243,7 +243,7 @@ export class InterfaceService {
             )
           ) {
             const ip = parseIpv4(p.address)!;
-            if (!contains(cidr, ip) || ip === own) {
+            if (!isHostAddress(cidr, ip) || ip === own) {
               throw new UnprocessableError(
                 `${what}: peer "${p.name}" address ${p.address} does not fit ${address}`,
               );
