@@ -61,7 +61,11 @@ export interface Tunnels {
   listClientProfiles(): ClientProfile[];
   /** GET /client-profiles/resolve */
   resolveClientProfile(device?: string, connection?: string): ClientProfile;
-  /** Applies stored state to the host (a reboot loses nothing), then starts the periodic pass. */
+  /**
+   * Applies stored state to the host (a reboot loses nothing), then starts the
+   * periodic pass. Never throws: a failure is logged, returned with
+   * `verified: false` and shown by diagnostics.
+   */
   start(): Promise<ReconcileResult>;
   /** Stops the periodic pass; devices stay up so clients keep their sessions. */
   stop(): Promise<void>;
@@ -142,10 +146,20 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
         });
         return r;
       } catch (err) {
-        // Keep serving: the API and the periodic pass show the drift.
+        // Keep serving: the API is how an operator fixes the cause, and the
+        // plan, diagnostics and the periodic pass show what is left.
         startError = (err as Error).message;
         log.error("Applying stored tunnel state failed", { error: err });
-        throw err;
+        const plan = await reconciler.plan().catch(() => null);
+        return {
+          driver: opts.driver.name,
+          host_active: opts.driver.active,
+          applied: [],
+          remaining: plan?.items ?? [],
+          verified: false,
+          generated_at: isoTime(Date.now()),
+          detail: startError,
+        };
       } finally {
         monitor.start();
       }

@@ -39,6 +39,17 @@ Deno.test("InterfaceService.create() saves and reports HostError when the port i
   const plan = await h.tunnels.reconciler.plan();
   assertEquals(plan.items.some((i) => i.kind === "listen_port" && i.interface === name), true);
 
+  // A start with this drift does not throw: it reports, and diagnostics show it.
+  const started = await h.tunnels.start();
+  assertEquals(started.verified, false);
+  assertStringIncludes(started.detail, "Reconcile could not apply every change");
+  const diag = await h.tunnels.diagnostics();
+  assertEquals([diag.status, diag.checks.find((c) => c.name === "startup_apply")?.status], [
+    "error",
+    "error",
+  ]);
+  await h.tunnels.stop();
+
   // Fixing the cause converges it.
   await h.tunnels.interfaces.update(saved.id, { listen_port: 51991 }, "alice");
   assertEquals((await h.tunnels.reconciler.plan()).in_sync, true);
