@@ -135,8 +135,9 @@ export class Reconciler {
   async apply(actor: string): Promise<ReconcileResult> {
     const { host, telemetry, store, audit, events } = this.ctx;
     const result = await host.run(async () => {
-      const before = this.planFrom(await telemetry.state(0));
-      if (!before.host_active || before.items.length === 0) {
+      const state = await telemetry.state(0);
+      const before = this.planFrom(state);
+      if (!state || before.items.length === 0) {
         return {
           before,
           after: before,
@@ -145,7 +146,6 @@ export class Reconciler {
         };
       }
       const drifting = new Set(before.items.map((i) => i.interface_id));
-      const state = (await telemetry.state(0))!;
       const errors: string[] = [];
       const touched: { id: string; name: string }[] = [];
       for (const { row, desired } of desiredState(store, [...drifting])) {

@@ -12,25 +12,32 @@ export class Telemetry {
 
   constructor(private readonly driver: HostDriver, readonly maxAgeMs = 1000) {}
 
-  /** Live state no older than `maxAgeMs` (0 forces a read); null when the host layer is off. */
+  /**
+   * Live state no older than `maxAgeMs`; null when the host layer is off.
+   * `maxAgeMs = 0` always starts its own read (never joins one begun before a
+   * change), which reconcile and the periodic pass rely on.
+   */
   state(maxAgeMs = this.maxAgeMs): Promise<LiveState | null> {
     if (!this.driver.active) return Promise.resolve(null);
-    if (this.#last && Date.now() - this.#last.readAt <= maxAgeMs && maxAgeMs > 0) {
-      return Promise.resolve(this.#last);
+    if (maxAgeMs > 0) {
+      if (this.#last && Date.now() - this.#last.readAt <= maxAgeMs) {
+        return Promise.resolve(this.#last);
+      }
+      if (this.#inflight) return this.#inflight;
     }
-    if (!this.#inflight) {
-      this.#inflight = this.driver.read().then((s) => {
-        this.#last = s;
-        return s;
-      }).finally(() => {
-        this.#inflight = null;
-      });
-    }
-    return this.#inflight;
+    const read: Promise<LiveState | null> = this.driver.read().then((s) => {
+      if (s && (!this.#last || s.readAt >= this.#last.readAt)) this.#last = s;
+      return s;
+    }).finally(() => {
+      if (this.#inflight === read) this.#inflight = null;
+    });
+    this.#inflight = read;
+    return read;
   }
 
-  /** Forgets the cached read, e.g. after a change was applied. */
+  /** Forgets the cached read and any read in flight, e.g. after a change was applied. */
   invalidate(): void {
     this.#last = null;
+    this.#inflight = null;
   }
 }
