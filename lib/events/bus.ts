@@ -16,8 +16,13 @@ export interface EventMap {
     resource_type: string;
     resource_id: string;
   };
-  InterfaceChanged: { id: string; action: string };
-  PeerChanged: { id: string; action: string };
+  /**
+   * An interface was created, updated, deleted, enabled, disabled, restarted,
+   * reconciled or had peers imported (`action`); see docs/tunnels.md.
+   */
+  InterfaceChanged: { id: string; action: string; name: string };
+  /** A peer was created, updated, deleted, enabled, disabled or revoked (`action`). */
+  PeerChanged: { id: string; action: string; interface_id: string; name: string };
   /** A peer's latest handshake time changed (seen by the periodic host read). */
   PeerHandshake: {
     id: string;
@@ -31,7 +36,7 @@ export interface EventMap {
   /** A setting changed; secret values are never sent. */
   SettingsChanged: { key: string; value: string | null; is_secret: boolean };
   /** Drift between stored and live host state was detected by the periodic pass. */
-  DriftDetected: { items: number };
+  DriftDetected: { items: number; interfaces: string[] };
   /** A DNS zone or its records changed; `serial` is the new SOA serial. */
   ZoneChanged: { zone: string; action: string; serial: number };
 }

@@ -6,6 +6,7 @@
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
 import { attest } from "./0002_attest.ts";
+import { tunnels } from "./0003_tunnels.ts";
 import { dns } from "./0004_dns.ts";
 
-export const migrations: Migration[] = [foundation, attest, dns];
+export const migrations: Migration[] = [foundation, attest, tunnels, dns];

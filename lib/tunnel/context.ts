@@ -1,0 +1,28 @@
+/** What every tunnel service shares; built once by `createTunnels()`. */
+import type { AuditLog } from "../audit/audit.ts";
+import type { Clock } from "../clock.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { Logger } from "../log/log.ts";
+import type { Store } from "../store/store.ts";
+import type { HostSync } from "./host_sync.ts";
+import type { Telemetry } from "./telemetry.ts";
+
+export interface TunnelContext {
+  store: Store;
+  audit: AuditLog;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+  host: HostSync;
+  telemetry: Telemetry;
+}
+
+/** The address, port and switch stored as wireguard.server_* settings. */
+export interface ServerEndpoint {
+  host: string | null;
+  port: number | null;
+  enabled: boolean;
+}
+
+/** Reads the wireguard.server_* settings (supplied by the settings service). */
+export type ServerEndpointSource = () => ServerEndpoint;

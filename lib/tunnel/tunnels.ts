@@ -1,0 +1,215 @@
+/**
+ * Entry module of the tunnel domain: builds the services over one store,
+ * audit log, event bus and host driver, applies stored state at start and
+ * runs the periodic pass. Routes call the services returned here.
+ */
+import type { AuditLog } from "../audit/audit.ts";
+import { type Clock, isoTime, systemClock } from "../clock.ts";
+import { ConfigError } from "../errors.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { HostDriver, HostInfo } from "../host/driver.ts";
+import type { Logger } from "../log/log.ts";
+import type { Store } from "../store/store.ts";
+import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
+import type { ServerEndpointSource, TunnelContext } from "./context.ts";
+import { HostSync } from "./host_sync.ts";
+import { InterfaceService } from "./interface_service.ts";
+import { type PassResult, TunnelMonitor } from "./monitor.ts";
+import { PeerService } from "./peer_service.ts";
+import { Reconciler, type ReconcileResult } from "./reconcile.ts";
+import { Telemetry } from "./telemetry.ts";
+
+export interface TunnelOptions {
+  store: Store;
+  audit: AuditLog;
+  events: EventBus;
+  logger: Logger;
+  driver: HostDriver;
+  /** Reads wireguard.server_host/server_port/server_endpoint_enabled. */
+  serverEndpoint: ServerEndpointSource;
+  clock?: Clock;
+  /** PALISADE_HOST_POLL_MS: interval of the telemetry and drift pass (default 5000). */
+  pollMs?: number;
+  /** PALISADE_HOST_AUTO_RECONCILE: apply drift found by the pass (default false: report only). */
+  autoReconcile?: boolean;
+  /** How old a host read listings may reuse (default 1000 ms). */
+  telemetryMaxAgeMs?: number;
+}
+
+export interface DiagnosticCheck {
+  name: string;
+  status: "ok" | "warning" | "error" | "off";
+  detail: string;
+}
+
+export interface TunnelDiagnostics {
+  subsystem: "tunnels";
+  status: "ok" | "warning" | "error" | "off";
+  host: HostInfo;
+  checks: DiagnosticCheck[];
+  last_pass: PassResult | null;
+}
+
+export interface Tunnels {
+  interfaces: InterfaceService;
+  peers: PeerService;
+  reconciler: Reconciler;
+  monitor: TunnelMonitor;
+  telemetry: Telemetry;
+  driver: HostDriver;
+  /** GET /client-profiles */
+  listClientProfiles(): ClientProfile[];
+  /** GET /client-profiles/resolve */
+  resolveClientProfile(device?: string, connection?: string): ClientProfile;
+  /**
+   * Applies stored state to the host (a reboot loses nothing), then starts the
+   * periodic pass. Never throws: a failure is logged, returned with
+   * `verified: false` and shown by diagnostics.
+   */
+  start(): Promise<ReconcileResult>;
+  /** Stops the periodic pass; devices stay up so clients keep their sessions. */
+  stop(): Promise<void>;
+  /** Checks for GET /diagnostics/tunnels. */
+  diagnostics(): Promise<TunnelDiagnostics>;
+}
+
+/** The typed settings `main.ts` passes from the environment. */
+export interface TunnelConfig {
+  hostDriver: "auto" | "linux" | "none";
+  netns?: string;
+  pollMs: number;
+  autoReconcile: boolean;
+}
+
+/** Parses PALISADE_HOST_DRIVER, PALISADE_HOST_NETNS, PALISADE_HOST_POLL_MS, PALISADE_HOST_AUTO_RECONCILE. */
+export function parseTunnelConfig(env: Record<string, string | undefined>): TunnelConfig {
+  const driver = env.PALISADE_HOST_DRIVER ?? "auto";
+  if (!["auto", "linux", "none"].includes(driver)) {
+    throw new ConfigError("PALISADE_HOST_DRIVER", `must be auto, linux or none, not "${driver}"`);
+  }
+  const netns = env.PALISADE_HOST_NETNS || undefined;
+  if (netns !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(netns)) {
+    throw new ConfigError("PALISADE_HOST_NETNS", `"${netns}" is not a namespace name`);
+  }
+  const pollMs = Number(env.PALISADE_HOST_POLL_MS ?? 5000);
+  if (!Number.isInteger(pollMs) || pollMs < 500 || pollMs > 3_600_000) {
+    throw new ConfigError("PALISADE_HOST_POLL_MS", "must be an integer from 500 to 3600000");
+  }
+  const auto = env.PALISADE_HOST_AUTO_RECONCILE ?? "false";
+  if (!["true", "false", "1", "0"].includes(auto)) {
+    throw new ConfigError("PALISADE_HOST_AUTO_RECONCILE", "must be true or false");
+  }
+  return {
+    hostDriver: driver as TunnelConfig["hostDriver"],
+    netns,
+    pollMs,
+    autoReconcile: auto === "true" || auto === "1",
+  };
+}
+
+/** Builds the tunnel services; call `start()` once the process is ready. */
+export function createTunnels(opts: TunnelOptions): Tunnels {
+  const log = opts.logger.child({ component: "tunnels" });
+  const host = new HostSync(opts.store, opts.driver, log);
+  const telemetry = new Telemetry(opts.driver, opts.telemetryMaxAgeMs ?? 1000);
+  const ctx: TunnelContext = {
+    store: opts.store,
+    audit: opts.audit,
+    events: opts.events,
+    clock: opts.clock ?? systemClock,
+    log,
+    host,
+    telemetry,
+  };
+  const reconciler = new Reconciler(ctx);
+  const monitor = new TunnelMonitor(ctx, reconciler, {
+    pollMs: opts.pollMs,
+    autoReconcile: opts.autoReconcile,
+  });
+  let startError: string | null = null;
+  return {
+    interfaces: new InterfaceService(ctx),
+    peers: new PeerService(ctx, opts.serverEndpoint),
+    reconciler,
+    monitor,
+    telemetry,
+    driver: opts.driver,
+    listClientProfiles: clientProfiles,
+    resolveClientProfile,
+    async start() {
+      try {
+        const r = await reconciler.apply("system");
+        startError = null;
+        log.info("Stored tunnel state applied", {
+          applied: r.applied.length,
+          verified: r.verified,
+        });
+        return r;
+      } catch (err) {
+        // Keep serving: the API is how an operator fixes the cause, and the
+        // plan, diagnostics and the periodic pass show what is left.
+        startError = (err as Error).message;
+        log.error("Applying stored tunnel state failed", { error: err });
+        const plan = await reconciler.plan().catch(() => null);
+        return {
+          driver: opts.driver.name,
+          host_active: opts.driver.active,
+          applied: [],
+          remaining: plan?.items ?? [],
+          verified: false,
+          generated_at: isoTime(Date.now()),
+          detail: startError,
+        };
+      } finally {
+        monitor.start();
+      }
+    },
+    stop: () => monitor.stop(),
+    async diagnostics() {
+      const info = await opts.driver.info();
+      const checks: DiagnosticCheck[] = [];
+      if (!info.active) {
+        checks.push({ name: "host_driver", status: "off", detail: info.detail });
+        return { subsystem: "tunnels", status: "off", host: info, checks, last_pass: null };
+      }
+      checks.push({ name: "host_driver", status: "ok", detail: info.detail });
+      for (const [tool, present] of Object.entries(info.tools)) {
+        if (tool === "kernel_module") continue;
+        const needed = tool === "ip" || tool === "wg" ||
+          (tool === "wireguard-go" && !info.tools.kernel_module);
+        checks.push({
+          name: `tool_${tool}`,
+          status: present ? "ok" : needed ? "error" : "warning",
+          detail: present ? `${tool} found` : `${tool} not installed`,
+        });
+      }
+      if (startError) checks.push({ name: "startup_apply", status: "error", detail: startError });
+      const last = monitor.last;
+      if (last?.error) checks.push({ name: "host_read", status: "error", detail: last.error });
+      else {checks.push({
+          name: "host_read",
+          status: "ok",
+          detail: last ? `Last pass ${last.at}` : "No pass yet",
+        });}
+      const plan = await reconciler.plan().catch((err) => {
+        checks.push({ name: "drift", status: "error", detail: (err as Error).message });
+        return null;
+      });
+      if (plan) {
+        checks.push({
+          name: "drift",
+          status: plan.items.length ? "warning" : "ok",
+          detail: plan.items.length
+            ? `${plan.items.length} differences; see GET /reconcile/plan`
+            : `In sync at ${isoTime(Date.now())}`,
+        });
+      }
+      const worst = checks.some((c) => c.status === "error")
+        ? "error"
+        : checks.some((c) => c.status === "warning")
+        ? "warning"
+        : "ok";
+      return { subsystem: "tunnels", status: worst, host: info, checks, last_pass: last };
+    },
+  };
+}
