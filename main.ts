@@ -74,6 +74,8 @@ async function main(): Promise<number> {
   console.log(`dns-api listening on http://${server.addresses.dnsApi}`);
   console.log(`dns listening on ${server.addresses.dns} (udp+tcp)`);
   log.info("started", { listeners: server.addresses });
+  // Stored tunnel state goes to the host once the listeners are up, so a reboot loses nothing.
+  await services.start();
 
   await stopped.promise;
   log.info("shutting down");

@@ -45,7 +45,11 @@ function measureVerifyRate(sample: PreparedHeartbeat): number {
   return n / ((performance.now() - start) / 1000);
 }
 
-async function pool<T>(items: T[], concurrency: number, fn: (item: T, worker: number) => Promise<void>) {
+async function pool<T>(
+  items: T[],
+  concurrency: number,
+  fn: (item: T, worker: number) => Promise<void>,
+) {
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
     while (next < items.length) await fn(items[next++], w);
@@ -61,7 +65,9 @@ console.log(`creating ${SESSIONS} sessions …`);
 const clients = Array.from({ length: SESSIONS }, () => new AttestClient(core, transport));
 await pool(clients, 16, async (c) => void await c.init());
 
-const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => Http1Connection.open(url.hostname, Number(url.port))));
+const conns = await Promise.all(
+  Array.from({ length: CONNECTIONS }, () => Http1Connection.open(url.hostname, Number(url.port))),
+);
 const verifyRate = measureVerifyRate(clients[0].prepare());
 
 const latencies: number[] = [];
@@ -71,7 +77,11 @@ let sendMs = 0;
 for (let round = 1; round <= ROUNDS; round++) {
   const prepared = clients.map((c) => {
     const p = c.prepare();
-    return { client: c, p, bytes: Http1Connection.post(url.host, "/hb", JSON.stringify(p.request)) };
+    return {
+      client: c,
+      p,
+      bytes: Http1Connection.post(url.host, "/hb", JSON.stringify(p.request)),
+    };
   });
   const start = performance.now();
   await pool(prepared, CONNECTIONS, async (item, w) => {
@@ -90,10 +100,18 @@ for (const c of conns) c.close();
 
 const rate = accepted / (sendMs / 1000);
 const stats = await (await fetch(`${server.attest}/stats`)).json();
-console.log(`sessions                       ${SESSIONS} (max chain length ${stats.max_chain_length})`);
-console.log(`heartbeats                     ${accepted} accepted, ${rejected} rejected over ${CONNECTIONS} connections`);
+console.log(
+  `sessions                       ${SESSIONS} (max chain length ${stats.max_chain_length})`,
+);
+console.log(
+  `heartbeats                     ${accepted} accepted, ${rejected} rejected over ${CONNECTIONS} connections`,
+);
 console.log(`accepted heartbeats/s          ${rate.toFixed(0)}`);
-console.log(`latency p50 / p99              ${percentile(latencies, 50).toFixed(2)} ms / ${percentile(latencies, 99).toFixed(2)} ms`);
+console.log(
+  `latency p50 / p99              ${percentile(latencies, 50).toFixed(2)} ms / ${
+    percentile(latencies, 99).toFixed(2)
+  } ms`,
+);
 console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
 console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);
 if (rejected > 0) Deno.exitCode = 1;

@@ -14,11 +14,18 @@ import { TokenService } from "./auth/tokens.ts";
 import { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
+import { parseAcl } from "./dns/acl.ts";
+import { DnsService } from "./dns/dns_service.ts";
+import { DnsResponder } from "./dns/responder.ts";
+import { DnsIndex } from "./dns/zone_index.ts";
 import { EventBus } from "./events/bus.ts";
+import type { HostDriver } from "./host/driver.ts";
+import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import type { Store } from "./store/store.ts";
 import { SystemService } from "./system/system.ts";
+import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 
 export interface Services {
   config: Config;
@@ -33,6 +40,12 @@ export interface Services {
   settings: SettingsService;
   system: SystemService;
   attest: AttestService;
+  dns: DnsService;
+  /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
+  dnsResponder: DnsResponder;
+  tunnels: Tunnels;
+  /** Applies stored tunnel state to the host and starts the periodic pass; never throws. */
+  start(): Promise<void>;
   /** Stops timers; the caller closes the store. */
   stop(): Promise<void>;
 }
@@ -45,6 +58,8 @@ export interface ServiceOptions {
   commit?: string;
   /** The attestation core; loaded from wasm/build/attest.wasm when absent. */
   core?: Core;
+  /** The host driver; chosen from `config.hostDriver` when absent. */
+  driver?: HostDriver;
 }
 
 /** Housekeeping runs every minute: expired sessions go away. */
@@ -81,6 +96,50 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     }),
   });
 
+  const dnsIndex = new DnsIndex(store);
+  dnsIndex.load();
+  const dns = new DnsService(
+    store,
+    audit,
+    events,
+    clock,
+    { nameservers: config.dns.nameservers },
+    dnsIndex,
+  );
+  const dnsResponder = new DnsResponder(dnsIndex, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
+  system.addProbe({
+    name: "dns",
+    summary: () =>
+      store.get<{ zones: number; records: number }>(
+        "SELECT (SELECT count(*) FROM dns_zones) AS zones, (SELECT count(*) FROM dns_records) AS records",
+      )!,
+  });
+
+  const driver = opts.driver ??
+    selectDriver({ driver: config.hostDriver, netns: config.host.netns, logger: log });
+  const tunnels = createTunnels({
+    store,
+    audit,
+    events,
+    logger: log,
+    driver,
+    clock,
+    serverEndpoint: () => settings.serverEndpoint(),
+    pollMs: config.host.pollMs,
+    autoReconcile: config.host.autoReconcile,
+  });
+  system.addProbe({
+    name: "tunnels",
+    summary: () => ({
+      host_driver: driver.name,
+      host_active: driver.active,
+      ...store.get<{ interfaces: number; peers: number; enabled_peers: number }>(
+        `SELECT (SELECT count(*) FROM interfaces) AS interfaces, (SELECT count(*) FROM peers) AS peers,
+           (SELECT count(*) FROM peers WHERE status = 'enabled') AS enabled_peers`,
+      )!,
+    }),
+  });
+
   const housekeeping = setInterval(() => {
     try {
       sessions.purgeExpired();
@@ -104,9 +163,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     settings,
     system,
     attest,
-    stop() {
+    dns,
+    dnsResponder,
+    tunnels,
+    async start() {
+      await tunnels.start();
+    },
+    async stop() {
       clearInterval(housekeeping);
-      return Promise.resolve();
+      await tunnels.stop();
     },
   };
 }

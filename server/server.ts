@@ -6,7 +6,8 @@
 import type { ListenAddress } from "../lib/config/config.ts";
 import type { Services } from "../lib/services.ts";
 import type { Manifest } from "./define.ts";
-import { startDnsRefuser } from "./dns_refuser.ts";
+import { startDnsListener } from "./dns_listener.ts";
+import { DnsNotifier } from "./dns_notify.ts";
 import { closeEventStreams } from "./event_socket.ts";
 import { registerIslands } from "./render.ts";
 import { buildListenerApp, type RouteEntry } from "./router.ts";
@@ -18,7 +19,7 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-export function formatAddr(addr: Deno.NetAddr | ListenAddress): string {
+export function formatAddr(addr: { hostname: string; port: number }): string {
   return addr.hostname.includes(":")
     ? `[${addr.hostname}]:${addr.port}`
     : `${addr.hostname}:${addr.port}`;
@@ -49,14 +50,23 @@ export function startServer(services: Services, manifest: Manifest): RunningServ
     started.push(attestServer);
     const dnsApiServer = serve(config.dnsApiListen, (req, info) => dnsApi.app.fetch(req, info));
     started.push(dnsApiServer);
-    const dns = startDnsRefuser(config.dnsListen);
-    started.push({ shutdown: () => Promise.resolve(dns.close()) });
+    const dns = startDnsListener(
+      { ...config.dnsListen, logger: services.log.child({ listener: "dns" }) },
+      services.dnsResponder,
+    );
+    started.push({ shutdown: () => dns.close() });
+    const notifier = new DnsNotifier({
+      targets: config.dns.notify,
+      logger: services.log.child({ component: "notify" }),
+    });
+    notifier.start(services.events);
+    started.push({ shutdown: () => notifier.stop() });
 
     const addresses = {
       admin: formatAddr(adminServer.addr),
       attest: formatAddr(attestServer.addr),
       dnsApi: formatAddr(dnsApiServer.addr),
-      dns: dns.addr,
+      dns: formatAddr(dns.addr),
     };
     services.system.listeners = { ...addresses };
     return {

@@ -48,7 +48,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       while (!(await reader.read()).done) { /* discard */ }
     } catch { /* closed */ }
   })();
-  const addr = (name: string) => new RegExp(`${name} listening on (?:http://)?(\\S+)`).exec(out)![1];
+  const addr = (name: string) =>
+    new RegExp(`${name} listening on (?:http://)?(\\S+)`).exec(out)![1];
   return {
     admin: `http://${addr("admin")}`,
     attest: `http://${addr("attestation")}`,

@@ -4,6 +4,8 @@
  * variable. `OPTIONS` is the single table the parser, `--help` and the README
  * table are checked against.
  */
+import { parseAcl } from "../dns/acl.ts";
+import { type NotifyTarget, parseNotifyTargets } from "../dns/notify.ts";
 import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
 
@@ -27,6 +29,22 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
   secureCookies: boolean;
+  host: {
+    /** Network namespace the linux driver acts in (none: the process's own). */
+    netns?: string;
+    /** Interval of the telemetry and drift pass. */
+    pollMs: number;
+    /** Apply drift found by the periodic pass instead of only reporting it. */
+    autoReconcile: boolean;
+  };
+  dns: {
+    /** Apex NS of new zones; `{zone}` stands for the zone name. */
+    nameservers: string[];
+    /** Addresses and prefixes allowed to transfer zones. */
+    axfrAllow: string[];
+    /** Secondaries to NOTIFY after each change. */
+    notify: NotifyTarget[];
+  };
   attest: {
     /** Folder served at `/` of the attestation listener. */
     frontendDir: string;
@@ -66,6 +84,10 @@ function parseInteger(value: string, name: string, min: number, max: number): nu
   }
   if (n < min || n > max) throw new ConfigError(name, `${n} is out of range ${min}-${max}`);
   return n;
+}
+
+function parseList(value: string): string[] {
+  return value.split(",").map((v) => v.trim()).filter(Boolean);
 }
 
 function parseBool(value: string, name: string): boolean {
@@ -149,6 +171,70 @@ export const OPTIONS: Option[] = [
       }
       c.hostDriver = v;
     },
+  },
+  {
+    env: "PALISADE_HOST_NETNS",
+    flag: "--host-netns",
+    default: null,
+    description: "Network namespace the linux host driver acts in (default: the process's own)",
+    apply: (c, v, n) => {
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(v)) {
+        throw new ConfigError(n, `"${v}" is not a namespace name`);
+      }
+      c.host.netns = v;
+    },
+  },
+  {
+    env: "PALISADE_HOST_POLL_MS",
+    flag: "--host-poll-ms",
+    default: "5000",
+    description:
+      "Interval of the host telemetry and drift pass (PeerHandshake events, drift reports)",
+    apply: (c, v, n) => (c.host.pollMs = parseInteger(v, n, 500, 3_600_000)),
+  },
+  {
+    env: "PALISADE_HOST_AUTO_RECONCILE",
+    flag: "--host-auto-reconcile",
+    default: "false",
+    description: "Let the periodic pass repair drift it finds (default: report it only)",
+    apply: (c, v, n) => (c.host.autoReconcile = parseBool(v, n)),
+  },
+  {
+    env: "PALISADE_DNS_NAMESERVERS",
+    flag: "--dns-nameservers",
+    default: "ns1.{zone},ns2.{zone}",
+    description:
+      "Apex NS host names of new zones (`{zone}` is replaced by the zone name; the first is the SOA MNAME)",
+    apply: (c, v, n) => {
+      const names = parseList(v);
+      if (names.length === 0) throw new ConfigError(n, "needs at least one host name");
+      for (const name of names) {
+        if (!/^([A-Za-z0-9_{}-]{1,63}\.)*[A-Za-z0-9_{}-]{1,63}\.?$/.test(name)) {
+          throw new ConfigError(n, `"${name}" is not a host name`);
+        }
+      }
+      c.dns.nameservers = names;
+    },
+  },
+  {
+    env: "PALISADE_DNS_AXFR_ALLOW",
+    flag: "--dns-axfr-allow",
+    default: "127.0.0.1,::1",
+    description:
+      "Addresses or CIDR prefixes allowed to transfer zones (AXFR/IXFR); others get REFUSED",
+    apply: (c, v, n) => {
+      const entries = parseList(v);
+      parseAcl(entries, n);
+      c.dns.axfrAllow = entries;
+    },
+  },
+  {
+    env: "PALISADE_DNS_NOTIFY",
+    flag: "--dns-notify",
+    default: "",
+    description:
+      "Secondaries to NOTIFY after each zone change: `ip[:port]` list (port 53 by default)",
+    apply: (c, v, n) => (c.dns.notify = parseNotifyTargets(parseList(v), n)),
   },
   {
     env: "PALISADE_LOG",
@@ -249,6 +335,8 @@ function defaults(): Config {
     hostDriver: "auto",
     logLevel: "info",
     secureCookies: false,
+    host: { pollMs: 5000, autoReconcile: false },
+    dns: { nameservers: ["ns1.{zone}", "ns2.{zone}"], axfrAllow: ["127.0.0.1", "::1"], notify: [] },
     attest: {
       frontendDir: "./static/attest",
       heartbeatMinMs: 12_000,

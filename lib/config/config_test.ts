@@ -45,3 +45,34 @@ Deno.test("every configuration variable and flag is in the README table", async 
     if (!row.includes(`\`${o.flag}\``)) throw new Error(`README row of ${o.env} lacks ${o.flag}`);
   }
 });
+
+Deno.test("parseConfig() reads the host, DNS and attestation options and names a bad one", () => {
+  const c = parseConfig({
+    PALISADE_HOST_NETNS: "pltun-a1",
+    PALISADE_HOST_POLL_MS: "1000",
+    PALISADE_HOST_AUTO_RECONCILE: "true",
+    PALISADE_DNS_NAMESERVERS: "ns1.example.net, ns2.example.net.",
+    PALISADE_DNS_AXFR_ALLOW: "127.0.0.1,10.0.0.0/8",
+    PALISADE_DNS_NOTIFY: "127.0.0.1:5301",
+    PALISADE_ATTEST_HB_MIN_MS: "1500",
+    PALISADE_ATTEST_HB_MAX_MS: "2500",
+  });
+  assertEquals(c.host, { netns: "pltun-a1", pollMs: 1000, autoReconcile: true });
+  assertEquals(c.dns.nameservers, ["ns1.example.net", "ns2.example.net."]);
+  assertEquals(c.dns.notify, [{ hostname: "127.0.0.1", port: 5301 }]);
+  assertEquals([c.attest.heartbeatMinMs, c.attest.heartbeatMaxMs], [1500, 2500]);
+  const bad: Record<string, string>[] = [
+    { PALISADE_HOST_POLL_MS: "10" },
+    { PALISADE_HOST_NETNS: "a b" },
+    { PALISADE_HOST_AUTO_RECONCILE: "maybe" },
+    { PALISADE_DNS_AXFR_ALLOW: "10.0.0.0/33" },
+    { PALISADE_DNS_NOTIFY: "ns1.example.net" },
+    { PALISADE_ATTEST_HB_MIN_MS: "30000" },
+    { PALISADE_ATTEST_GENE_SIZE: "big" },
+    { PALISADE_ATTEST_ALLOWED_ORIGINS: "example.org" },
+  ];
+  for (const env of bad) {
+    const err = assertThrows(() => parseConfig(env), ConfigError) as ConfigError;
+    assertEquals(err.variable, Object.keys(env)[0]);
+  }
+});

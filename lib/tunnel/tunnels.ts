@@ -5,7 +5,6 @@
  */
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime, systemClock } from "../clock.ts";
-import { ConfigError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { HostDriver, HostInfo } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
@@ -71,40 +70,6 @@ export interface Tunnels {
   stop(): Promise<void>;
   /** Checks for GET /diagnostics/tunnels. */
   diagnostics(): Promise<TunnelDiagnostics>;
-}
-
-/** The typed settings `main.ts` passes from the environment. */
-export interface TunnelConfig {
-  hostDriver: "auto" | "linux" | "none";
-  netns?: string;
-  pollMs: number;
-  autoReconcile: boolean;
-}
-
-/** Parses PALISADE_HOST_DRIVER, PALISADE_HOST_NETNS, PALISADE_HOST_POLL_MS, PALISADE_HOST_AUTO_RECONCILE. */
-export function parseTunnelConfig(env: Record<string, string | undefined>): TunnelConfig {
-  const driver = env.PALISADE_HOST_DRIVER ?? "auto";
-  if (!["auto", "linux", "none"].includes(driver)) {
-    throw new ConfigError("PALISADE_HOST_DRIVER", `must be auto, linux or none, not "${driver}"`);
-  }
-  const netns = env.PALISADE_HOST_NETNS || undefined;
-  if (netns !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(netns)) {
-    throw new ConfigError("PALISADE_HOST_NETNS", `"${netns}" is not a namespace name`);
-  }
-  const pollMs = Number(env.PALISADE_HOST_POLL_MS ?? 5000);
-  if (!Number.isInteger(pollMs) || pollMs < 500 || pollMs > 3_600_000) {
-    throw new ConfigError("PALISADE_HOST_POLL_MS", "must be an integer from 500 to 3600000");
-  }
-  const auto = env.PALISADE_HOST_AUTO_RECONCILE ?? "false";
-  if (!["true", "false", "1", "0"].includes(auto)) {
-    throw new ConfigError("PALISADE_HOST_AUTO_RECONCILE", "must be true or false");
-  }
-  return {
-    hostDriver: driver as TunnelConfig["hostDriver"],
-    netns,
-    pollMs,
-    autoReconcile: auto === "true" || auto === "1",
-  };
 }
 
 /** Builds the tunnel services; call `start()` once the process is ready. */

@@ -60,6 +60,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const services = await createServices({ config, store, log, clock: opts.clock });
   await services.users.ensureFirstAdministrator(config.adminUser, config.adminPassword);
   const server = startServer(services, manifest);
+  await services.start();
   const [dnsHost, dnsPort] = server.addresses.dns.split(":");
   let closed = false;
   const close = async () => {
