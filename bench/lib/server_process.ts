@@ -17,7 +17,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const dataDir = await Deno.makeTempDir({ prefix: "palisade-bench-" });
   const password = "bench-password-0123456789";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL("../../main.ts", import.meta.url).pathname],
+    // BENCH_SERVER_FLAGS passes extra Deno flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+    args: [
+      "run",
+      "--allow-all",
+      ...(Deno.env.get("BENCH_SERVER_FLAGS")?.split(" ").filter(Boolean) ?? []),
+      new URL("../../main.ts", import.meta.url).pathname,
+    ],
     env: {
       PALISADE_DATA: dataDir,
       PALISADE_ADMIN_LISTEN: "127.0.0.1:0",
