@@ -1,9 +1,19 @@
-/** Dashboard sections, in navigation order; `path` prefixes mark the current one. */
-export const NAV = [
+import type { Role } from "@/lib/auth/roles.ts";
+
+/**
+ * Dashboard sections, in navigation order; `path` prefixes mark the current
+ * one. `role` hides a section from users below it (the server refuses them anyway).
+ */
+export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/", label: "Overview" },
+  { path: "/tunnels", label: "Tunnels" },
+  { path: "/peers", label: "Peers" },
+  { path: "/zones", label: "Zones" },
+  { path: "/users", label: "Users", role: "administrator" },
   { path: "/audit", label: "Audit" },
+  { path: "/attestation", label: "Attestation" },
   { path: "/settings", label: "Settings" },
-] as const;
+];
 
 /** True when `current` belongs to the section at `path`. */
 export function isCurrent(path: string, current: string): boolean {

@@ -1,6 +1,13 @@
 /** Previous/next links that keep the current query. */
 export function Pagination(
-  { url, total, limit, offset }: { url: URL; total: number; limit: number; offset: number },
+  { url, total, limit, offset, prev = "← Newer", next = "Older →" }: {
+    url: URL;
+    total: number;
+    limit: number;
+    offset: number;
+    prev?: string;
+    next?: string;
+  },
 ) {
   if (total <= limit && offset === 0) return null;
   const at = (o: number) => {
@@ -12,9 +19,9 @@ export function Pagination(
   const last = Math.min(total, offset + limit);
   return (
     <nav class="pagination" aria-label="Pages">
-      {offset > 0 ? <a href={at(offset - limit)} rel="prev">← Newer</a> : <span />}
+      {offset > 0 ? <a href={at(offset - limit)} rel="prev">{prev}</a> : <span />}
       <span>{first}–{last} of {total}</span>
-      {last < total ? <a href={at(offset + limit)} rel="next">Older →</a> : <span />}
+      {last < total ? <a href={at(offset + limit)} rel="next">{next}</a> : <span />}
     </nav>
   );
 }

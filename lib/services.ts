@@ -5,6 +5,7 @@
  */
 import { AttestService } from "./attest/attest.ts";
 import { type Core, DEFAULT_ATTEST_WASM, loadCore } from "./attest/core.ts";
+import { AttestRates } from "./attest/rates.ts";
 import { createVerifier } from "./attest/verifier_pool.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { AuthService } from "./auth/auth.ts";
@@ -41,6 +42,8 @@ export interface Services {
   settings: SettingsService;
   system: SystemService;
   attest: AttestService;
+  /** Attestation rates for the dashboard; emits `AttestStats` when a figure changes. */
+  attestRates: AttestRates;
   dns: DnsService;
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
@@ -90,6 +93,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     log.child({ service: "attest" }),
     verifier,
   );
+  const attestRates = new AttestRates(attest, events, clock);
   system.addProbe({
     name: "attestation",
     summary: () => ({
@@ -166,14 +170,17 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     settings,
     system,
     attest,
+    attestRates,
     dns,
     dnsResponder,
     tunnels,
     async start() {
+      attestRates.start();
       await tunnels.start();
     },
     async stop() {
       clearInterval(housekeeping);
+      attestRates.stop();
       attest.close();
       await tunnels.stop();
     },

@@ -39,6 +39,24 @@ export interface EventMap {
   DriftDetected: { items: number; interfaces: string[] };
   /** A DNS zone or its records changed; `serial` is the new SOA serial. */
   ZoneChanged: { zone: string; action: string; serial: number };
+  /**
+   * Attestation figures, sent when one changed since the last window
+   * (lib/attest/rates.ts): `/stats` counts, heartbeat counters since start,
+   * and accepted/rejected per second over the last `window_seconds`.
+   */
+  AttestStats: {
+    time: string;
+    sessions: number;
+    expired_sessions: number;
+    max_chain_length: number;
+    accepted: number;
+    rejected: number;
+    /** Only reasons with at least one rejection. */
+    rejected_by_reason: Record<string, number>;
+    accepted_per_second: number;
+    rejected_per_second: number;
+    window_seconds: number;
+  };
 }
 
 export type EventType = keyof EventMap;

@@ -1,9 +1,11 @@
 import { isCurrent, NAV } from "@/components/nav.ts";
+import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { LayoutProps } from "@/server/define.ts";
 
 /** Header with navigation and the signed-in user, around every dashboard page. */
 export default function DashboardLayout({ Component, state, url }: LayoutProps) {
   const user = state.auth?.user;
+  const sections = NAV.filter((item) => !item.role || (user && roleAtLeast(user.role, item.role)));
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>
@@ -11,7 +13,7 @@ export default function DashboardLayout({ Component, state, url }: LayoutProps) 
         <a class="brand" href="/">Palisade</a>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {sections.map((item) => (
               <li>
                 <a
                   href={item.path}

@@ -1,3 +1,6 @@
+import { Badge } from "@/components/badge.tsx";
+import { formatCount, formatTime } from "@/components/format.ts";
+import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
 
@@ -5,58 +8,145 @@ export const meta = defineMeta({
   GET: { summary: "Overview page", access: "viewer" },
 });
 
+type Status = "ok" | "warning" | "error" | "off";
+
+interface Subsystem {
+  name: string;
+  href: string;
+  status: Status;
+  detail: string;
+  extra?: string;
+}
+
 interface Data {
-  overview: Record<string, unknown>;
+  subsystems: Subsystem[];
+  counts: [label: string, value: number, href?: string][];
+  attest: AttestSnapshot;
   recent: AuditRecord[];
+  uptime: number;
 }
 
 export const handler = defineHandlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Overview";
-    const { system, audit } = ctx.state.services;
+    const { system, audit, tunnels, attestRates } = ctx.state.services;
+    const o = system.overview();
+    const health = system.health();
+    const diag = await tunnels.diagnostics();
+    const listeners = system.listeners;
+    const t = o.tunnels as { interfaces: number; peers: number; enabled_peers: number };
+    const d = o.dns as { zones: number; records: number };
+    const attest = attestRates.snapshot();
+    const worstCheck = diag.checks.find((c) => c.status === diag.status && c.status !== "ok");
+    const subsystems: Subsystem[] = [
+      {
+        name: "Store",
+        href: "/settings",
+        status: health.database === "ok" ? "ok" : "error",
+        detail: health.database === "ok" ? "SQLite answers queries" : "The store does not answer",
+      },
+      {
+        name: "Host layer",
+        href: "/tunnels",
+        status: diag.status,
+        detail: `${diag.host.driver} driver: ${worstCheck?.detail ?? diag.host.detail}`,
+        extra: diag.last_pass ? `Last pass ${formatTime(diag.last_pass.at)}` : undefined,
+      },
+      {
+        name: "DNS listener",
+        href: "/zones",
+        status: listeners.dns ? "ok" : "off",
+        detail: listeners.dns ? `Answering on ${listeners.dns} (UDP and TCP)` : "Not listening",
+        extra: `${formatCount(d.zones)} zones, ${formatCount(d.records)} records`,
+      },
+      {
+        name: "Attestation",
+        href: "/attestation",
+        status: listeners.attest ? "ok" : "off",
+        detail: listeners.attest ? `Listening on ${listeners.attest}` : "Not listening",
+        extra: `${formatCount(attest.sessions)} sessions`,
+      },
+    ];
     return page<Data>({
-      overview: system.overview(),
+      subsystems,
+      counts: [
+        ["Interfaces", t.interfaces, "/tunnels"],
+        ["Peers", t.peers, "/peers"],
+        ["Enabled peers", t.enabled_peers, "/peers?status=enabled"],
+        ["Zones", d.zones, "/zones"],
+        ["DNS records", d.records],
+        ["Users", o.users as number],
+        ["Active sessions", o.active_sessions as number],
+        ["API tokens", o.api_tokens as number],
+        ["Audit records", o.audit_records as number, "/audit"],
+      ],
+      attest,
       recent: audit.list({ limit: 8, offset: 0 }).records,
+      uptime: o.uptime_seconds as number,
     });
   },
 });
 
-function Stat({ label, value }: { label: string; value: unknown }) {
+function uptime(s: number): string {
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.floor(s / 60)} min`;
+  if (s < 172800) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86400)} days`;
+}
+
+function Stat({ label, value, href }: { label: string; value: number | string; href?: string }) {
+  const v = typeof value === "number" ? formatCount(value) : value;
   return (
     <div class="stat">
       <dt>{label}</dt>
-      <dd>{String(value)}</dd>
+      <dd>{href ? <a href={href}>{v}</a> : v}</dd>
     </div>
   );
 }
 
 export default function Overview({ data }: PageProps<Data>) {
-  const o = data.overview;
-  const health = o.health as { status: string; database: string };
-  const listeners = o.listeners as Record<string, string>;
+  const a = data.attest;
   return (
     <>
-      <h1>Overview</h1>
+      <div class="page-header">
+        <h1>Overview</h1>
+        <p class="muted">Up {uptime(data.uptime)}</p>
+      </div>
       <section aria-labelledby="health">
         <h2 id="health">Health</h2>
-        <ul class="health">
-          <li class={`pill ${health.database === "ok" ? "ok" : "bad"}`}>
-            Store: {health.database}
-          </li>
-          {Object.entries(listeners).map(([name, addr]) => (
-            <li key={name} class="pill ok">{name} on {addr}</li>
+        <ul class="health-grid">
+          {data.subsystems.map((s) => (
+            <li class={`health-card ${s.status}`}>
+              <div class="row spread">
+                <a href={s.href} class="health-name">{s.name}</a>
+                <Badge status={s.status} />
+              </div>
+              <p>{s.detail}</p>
+              {s.extra && <p class="muted">{s.extra}</p>}
+            </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="counts">
         <h2 id="counts">Counts</h2>
         <dl class="stats">
-          <Stat label="Users" value={o.users} />
-          <Stat label="Active sessions" value={o.active_sessions} />
-          <Stat label="API tokens" value={o.api_tokens} />
-          <Stat label="Audit records" value={o.audit_records} />
-          <Stat label="Uptime (s)" value={o.uptime_seconds} />
+          {data.counts.map(([label, value, href]) => (
+            <Stat label={label} value={value} href={href} />
+          ))}
         </dl>
+      </section>
+      <section aria-labelledby="attest">
+        <h2 id="attest">Attestation</h2>
+        <dl class="stats">
+          <Stat label="Sessions" value={a.sessions} />
+          <Stat label="Expired" value={a.expired_sessions} />
+          <Stat label="Highest chain" value={a.max_chain_length} />
+          <Stat label="Accepted" value={a.accepted} />
+          <Stat label="Rejected" value={a.rejected} />
+        </dl>
+        <p>
+          <a href="/attestation">Rates and rejection reasons →</a>
+        </p>
       </section>
       <section aria-labelledby="recent">
         <h2 id="recent">Recent activity</h2>

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { PageHeader } from "@/components/page_header.tsx";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { formFailure } from "@/server/form.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary: "Download a peer's client configuration (wg-quick file)",
+    access: "operator",
+    query: z.object({
+      endpoint: z.string().max(300).optional(),
+      device: z.string().max(40).optional(),
+      connection: z.string().max(40).optional(),
+    }),
+  },
+});
+
+interface Data {
+  id: string;
+  error: string;
+  endpoint: string;
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    const { peers } = ctx.state.services.tunnels;
+    const q = ctx.query;
+    const opts = {
+      endpoint: q.endpoint || undefined,
+      device: q.device || undefined,
+      connection: q.connection || undefined,
+    };
+    try {
+      const file = peers.config(ctx.params.id, opts, ctx.state.auth!.user.username);
+      return new Response(file.content, {
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${file.filename}"`,
+          // The file holds a private key: no cache may keep it.
+          "Cache-Control": "no-store",
+        },
+      });
+    } catch (err) {
+      ctx.state.title = "Configuration";
+      const { form, status } = formFailure(err, {}, []);
+      return page<Data>({
+        id: ctx.params.id,
+        error: form.errors[""],
+        endpoint: q.endpoint ?? "",
+      }, { status });
+    }
+  },
+});
+
+/** Shown only when the file cannot be produced; offers the endpoint the settings lack. */
+export default function ConfigError({ data }: PageProps<Data>) {
+  return (
+    <>
+      <PageHeader title="Configuration" back={{ href: `/peers/${data.id}`, label: "Peer" }} />
+      <div class="card stack">
+        <p class="form-error" role="alert">{data.error}</p>
+        <form method="get" class="row" aria-label="Download with an endpoint">
+          <label class="grow">
+            Server endpoint
+            <input
+              name="endpoint"
+              value={data.endpoint}
+              placeholder="vpn.example.org:51820"
+              aria-describedby="endpoint-help"
+            />
+          </label>
+          <button type="submit" class="primary">Download</button>
+        </form>
+        <p id="endpoint-help" class="help">
+          For this download only; set the public host in <a href="/settings">Settings</a>{" "}
+          to use it for every peer.
+        </p>
+      </div>
+    </>
+  );
+}

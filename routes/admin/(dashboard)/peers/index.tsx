@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { Notice } from "@/components/notice.tsx";
+import { PageHeader } from "@/components/page_header.tsx";
+import { Pagination } from "@/components/pagination.tsx";
+import { peerRows } from "@/components/peer_rows.ts";
+import PeerTable, { type PeerRow } from "@/islands/PeerTable.tsx";
+import { roleAtLeast } from "@/lib/auth/roles.ts";
+import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+
+/** One page holds every peer of a large site: the table is built for thousands of rows. */
+export const PEERS_PAGE_SIZE = 1000;
+
+const Blank = z.string().max(200).optional().transform((v) => v?.trim() || undefined);
+
+export const meta = defineMeta({
+  GET: {
+    summary: "Peers page: live table with search and filters",
+    access: "viewer",
+    query: z.object({
+      q: Blank,
+      interface_id: Blank,
+      status: z.enum(["", "enabled", "disabled", "revoked"]).optional()
+        .transform((v) => v || undefined),
+      limit: z.coerce.number().int().min(1).max(PEERS_PAGE_SIZE).default(PEERS_PAGE_SIZE),
+      offset: z.coerce.number().int().min(0).default(0),
+      deleted: z.string().max(64).optional(),
+    }),
+  },
+});
+
+interface Data {
+  rows: PeerRow[];
+  total: number;
+  limit: number;
+  offset: number;
+  now: number;
+  interfaces: { id: string; name: string }[];
+  filter: { q?: string; interface_id?: string; status?: string };
+  canEdit: boolean;
+  hostActive: boolean;
+  notice: string | null;
+}
+
+function matches(p: PeerWithTelemetry, q: string): boolean {
+  return p.name.toLowerCase().includes(q) || p.address.includes(q) ||
+    p.interface_name.includes(q) || p.public_key.toLowerCase().startsWith(q);
+}
+
+export const handler = defineHandlers(meta, {
+  async GET(ctx) {
+    ctx.state.title = "Peers";
+    const { tunnels } = ctx.state.services;
+    const { q, interface_id, status, limit, offset } = ctx.query;
+    const filter = { interface_id, status };
+    let peers: PeerWithTelemetry[];
+    let total: number;
+    if (q) {
+      // Text search spans name, address, interface and key: filter here, page after.
+      const all = (await tunnels.peers.list(filter)).filter((p) => matches(p, q.toLowerCase()));
+      total = all.length;
+      peers = all.slice(offset, offset + limit);
+    } else {
+      peers = await tunnels.peers.list({ ...filter, limit, offset });
+      total = offset === 0 && peers.length < limit ? peers.length : tunnels.peers.count(filter);
+    }
+    const deleted = ctx.query.deleted;
+    return page<Data>({
+      rows: peerRows(peers),
+      total,
+      limit,
+      offset,
+      now: Date.now(),
+      interfaces: tunnels.interfaces.list().map((i) => ({ id: i.id, name: i.name })),
+      filter: { q, interface_id, status },
+      canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+      hostActive: tunnels.driver.active,
+      notice: deleted ? `Peer "${deleted}" deleted.` : null,
+    });
+  },
+});
+
+export default function Peers({ data, url }: PageProps<Data>) {
+  const { filter } = data;
+  const filtered = !!(filter.q || filter.interface_id || filter.status);
+  const newHref = `/peers/new${filter.interface_id ? `?interface_id=${filter.interface_id}` : ""}`;
+  return (
+    <>
+      <PageHeader title="Peers">
+        {data.canEdit && data.interfaces.length > 0 && (
+          <a class="button-link primary" href={newHref}>New peer</a>
+        )}
+      </PageHeader>
+      <Notice message={data.notice} />
+      <form method="get" class="filters" role="search" aria-label="Filter peers">
+        <label>
+          Search
+          <input
+            id="peer-q"
+            name="q"
+            type="search"
+            value={filter.q ?? ""}
+            placeholder="Name, address or key"
+            autocomplete="off"
+            aria-describedby="peer-q-help"
+          />
+        </label>
+        <label>
+          Interface
+          <select name="interface_id">
+            <option value="">All interfaces</option>
+            {data.interfaces.map((i) => (
+              <option value={i.id} selected={i.id === filter.interface_id}>{i.name}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status">
+            <option value="">Any status</option>
+            {["enabled", "disabled", "revoked"].map((s) => (
+              <option value={s} selected={s === filter.status}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Filter</button>
+        {filtered && <a href="/peers" class="button-link">Clear</a>}
+        <p id="peer-q-help" class="help wide">
+          Typing filters the rows below at once; Filter searches every peer on the server.
+        </p>
+      </form>
+      {!data.hostActive && (
+        <p class="help">
+          The host layer is off, so no handshake or transfer is read from WireGuard; figures appear
+          here as soon as a host reports them.
+        </p>
+      )}
+      {data.interfaces.length === 0
+        ? (
+          <p class="empty">
+            Peers belong to an interface, and there is none yet.{" "}
+            {data.canEdit && <a href="/tunnels#new-interface">Create an interface</a>}
+          </p>
+        )
+        : (
+          <PeerTable
+            rows={data.rows}
+            now={data.now}
+            caption={`${data.total} ${data.total === 1 ? "peer" : "peers"}${
+              filtered ? " matching the filter" : ""
+            }, with live handshakes and transfer`}
+            showInterface
+            searchInput="peer-q"
+            empty={filtered ? "No peer matches this filter." : "No peers yet."}
+          />
+        )}
+      <Pagination
+        url={url}
+        total={data.total}
+        limit={data.limit}
+        offset={data.offset}
+        prev="← Previous"
+        next="Next →"
+      />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { PageHeader } from "@/components/page_header.tsx";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { formFailure } from "@/server/form.ts";
+
+export const meta = defineMeta({
+  GET: { summary: "Download a zone as an RFC 1035 master file", access: "viewer" },
+});
+
+interface Data {
+  name: string;
+  error: string;
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    const name = ctx.params.name;
+    try {
+      const text = ctx.state.services.dns.exportZone(name);
+      const file = name.replace(/[^a-z0-9._-]/gi, "_");
+      return new Response(text, {
+        headers: {
+          "Content-Type": "text/dns; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${file}.zone"`,
+        },
+      });
+    } catch (err) {
+      ctx.state.title = "Export";
+      const { form, status } = formFailure(err, {}, []);
+      return page<Data>({ name, error: form.errors[""] }, { status });
+    }
+  },
+});
+
+/** Shown only when the zone cannot be exported. */
+export default function ExportError({ data }: PageProps<Data>) {
+  return (
+    <>
+      <PageHeader title="Export" back={{ href: "/zones", label: "Zones" }} />
+      <p class="form-error" role="alert">{data.error}</p>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { Field, FormError } from "@/components/form_fields.tsx";
+import { PageHeader } from "@/components/page_header.tsx";
+import type { DnsRecord } from "@/lib/dns/dns_service.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+
+export const meta = defineMeta({
+  GET: { summary: "Edit a record", access: "operator" },
+  POST: {
+    summary: "Save a record from the form",
+    access: "operator",
+    body: z.object({
+      value: z.string().max(4000).default(""),
+      ttl: z.string().max(20).default(""),
+    }),
+  },
+});
+
+interface Data {
+  zone: string;
+  record: DnsRecord;
+  form: FormState;
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    ctx.state.title = "Edit record";
+    const { dns } = ctx.state.services;
+    const record = dns.getRecord(ctx.params.name, ctx.params.id);
+    const zone = dns.getZone(ctx.params.name).name;
+    return page<Data>({
+      zone,
+      record,
+      form: emptyForm({ value: record.value, ttl: String(record.ttl) }),
+    });
+  },
+  POST(ctx) {
+    ctx.state.title = "Edit record";
+    const { dns } = ctx.state.services;
+    const zone = dns.getZone(ctx.params.name).name;
+    const record = dns.getRecord(zone, ctx.params.id);
+    try {
+      dns.updateRecord(ctx.state.auth!.user.username, zone, record.id, {
+        value: ctx.body.value,
+        ttl: optionalInt(ctx.body, "ttl"),
+      });
+      return ctx.redirect(`/zones/${encodeURIComponent(zone)}?done=record_updated`);
+    } catch (err) {
+      const { form, status } = formFailure(err, ctx.body, ["value", "ttl"], { fallback: "value" });
+      return page<Data>({ zone, record, form }, { status });
+    }
+  },
+});
+
+export default function EditRecord({ data }: PageProps<Data>) {
+  const { record, form, zone } = data;
+  const back = `/zones/${encodeURIComponent(zone)}`;
+  return (
+    <>
+      <PageHeader
+        title={`${record.type} record ${record.domain}`}
+        back={{ href: back, label: zone }}
+      />
+      <form method="post" class="card form-grid" aria-label="Edit record" novalidate>
+        <FormError form={form} />
+        <Field form={form} name="value" label="Value" required />
+        <Field form={form} name="ttl" label="TTL (s)" inputMode="numeric" />
+        <div class="form-actions">
+          <button type="submit" class="primary">Save record</button>
+          <a class="button-link" href={back}>Cancel</a>
+        </div>
+      </form>
+    </>
+  );
+}
