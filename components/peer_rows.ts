@@ -1,24 +1,28 @@
-import type { PeerRow } from "@/islands/PeerTable.tsx";
+import type { PeerRow, PeerTableProps } from "@/islands/PeerTable.tsx";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
 
-/** The fields of a peer the live table shows: the island's props stay small with 1,000 rows. */
-export function peerRows(peers: PeerWithTelemetry[]): PeerRow[] {
-  const out = new Array<PeerRow>(peers.length);
+/** The rows and interfaces of the live peers table, in the island's compact form. */
+export function peerRows(
+  peers: PeerWithTelemetry[],
+): Pick<PeerTableProps, "rows" | "ifaces"> {
+  const ifaces: [string, string][] = [];
+  const index = new Map<string, number>();
+  const rows = new Array<PeerRow>(peers.length);
   for (let i = 0; i < peers.length; i++) {
     const p = peers[i];
+    let k = index.get(p.interface_id);
+    if (k === undefined) {
+      index.set(p.interface_id, k = ifaces.length);
+      ifaces.push([p.interface_id, p.interface_name]);
+    }
+    const row: PeerRow = { id: p.id, name: p.name, iface: k, address: p.address, status: p.status };
     const t = p.telemetry;
-    out[i] = {
-      id: p.id,
-      name: p.name,
-      iface: p.interface_name,
-      iface_id: p.interface_id,
-      address: p.address,
-      status: p.status,
-      hs: t?.latest_handshake ?? null,
-      rx: t ? t.rx_bytes : null,
-      tx: t ? t.tx_bytes : null,
-      endpoint: t?.endpoint ?? null,
-    };
+    if (t) {
+      if (t.latest_handshake) row.hs = t.latest_handshake;
+      row.rx = t.rx_bytes;
+      row.tx = t.tx_bytes;
+    }
+    rows[i] = row;
   }
-  return out;
+  return { rows, ifaces };
 }

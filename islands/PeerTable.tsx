@@ -4,22 +4,27 @@ import { formatAgo, formatBytes, formatTime, isConnected } from "@/components/fo
 import { subscribe } from "./_runtime/event_stream.ts";
 import { LiveStatus } from "./_runtime/live_status.tsx";
 
-/** One peer as the table needs it; `hs`, `rx`, `tx` are null when nothing is known. */
+/**
+ * One peer as the table needs it. Rows cross to the browser as JSON inside an
+ * HTML attribute, a thousand at a time, so they are kept small: the interface
+ * is an index into `PeerTableProps.ifaces`, and telemetry nobody has reported
+ * (`hs` handshake time, `rx`/`tx` bytes) is left out rather than sent as null.
+ */
 export interface PeerRow {
   id: string;
   name: string;
-  iface: string;
-  iface_id: string;
+  iface: number;
   address: string;
   status: string;
-  hs: string | null;
-  rx: number | null;
-  tx: number | null;
-  endpoint: string | null;
+  hs?: string;
+  rx?: number;
+  tx?: number;
 }
 
 export interface PeerTableProps {
   rows: PeerRow[];
+  /** The interfaces rows refer to, as [id, name]. */
+  ifaces: [string, string][];
   /** Server time of the render, so relative times hydrate to the same text. */
   now: number;
   caption: string;
@@ -36,7 +41,6 @@ interface Live {
   hs: string | null;
   rx: number | null;
   tx: number | null;
-  endpoint: string | null;
 }
 
 interface Entry {
@@ -45,7 +49,9 @@ interface Entry {
   shown: ReadonlySignal<boolean>;
 }
 
-function Row({ e, now, showInterface }: { e: Entry; now: Signal<number>; showInterface: boolean }) {
+function Row(
+  { e, now, iface }: { e: Entry; now: Signal<number>; iface: [string, string] | null },
+) {
   // Each row reads its own signals: a handshake event re-renders this row only.
   const t = e.live.value;
   const r = e.row;
@@ -56,9 +62,9 @@ function Row({ e, now, showInterface }: { e: Entry; now: Signal<number>; showInt
       <th scope="row">
         <a href={`/peers/${r.id}`}>{r.name}</a>
       </th>
-      {showInterface && (
+      {iface && (
         <td>
-          <a href={`/tunnels/${r.iface_id}`}>{r.iface}</a>
+          <a href={`/tunnels/${iface[0]}`}>{iface[1]}</a>
         </td>
       )}
       <td>
@@ -132,10 +138,11 @@ export default function PeerTable(props: PeerTableProps) {
     const filter = signal("");
     const now = signal(props.now);
     const entries: Entry[] = props.rows.map((row) => {
-      const hay = `${row.name}\n${row.address}\n${row.iface}\n${row.status}`.toLowerCase();
+      const iface = props.ifaces[row.iface]?.[1] ?? "";
+      const hay = `${row.name}\n${row.address}\n${iface}\n${row.status}`.toLowerCase();
       return {
         row,
-        live: signal<Live>({ hs: row.hs, rx: row.rx, tx: row.tx, endpoint: row.endpoint }),
+        live: signal<Live>({ hs: row.hs ?? null, rx: row.rx ?? null, tx: row.tx ?? null }),
         shown: computed(() => filter.value === "" || hay.includes(filter.value)),
       };
     });
@@ -152,18 +159,12 @@ export default function PeerTable(props: PeerTableProps) {
       const p = event.payload as {
         id: string;
         latest_handshake: string | null;
-        endpoint: string | null;
         rx_bytes: number;
         tx_bytes: number;
       };
       const e = byId.get(p.id);
       if (!e) return;
-      e.live.value = {
-        hs: p.latest_handshake,
-        rx: p.rx_bytes,
-        tx: p.tx_bytes,
-        endpoint: p.endpoint,
-      };
+      e.live.value = { hs: p.latest_handshake, rx: p.rx_bytes, tx: p.tx_bytes };
     });
     const input = props.searchInput
       ? document.getElementById(props.searchInput) as HTMLInputElement | null
@@ -203,7 +204,12 @@ export default function PeerTable(props: PeerTableProps) {
               </thead>
               <tbody>
                 {state.entries.map((e) => (
-                  <Row key={e.row.id} e={e} now={state.now} showInterface={props.showInterface} />
+                  <Row
+                    key={e.row.id}
+                    e={e}
+                    now={state.now}
+                    iface={props.showInterface ? props.ifaces[e.row.iface] ?? null : null}
+                  />
                 ))}
               </tbody>
               {props.totals && <Totals entries={state.entries} cols={cols} />}

@@ -3,7 +3,7 @@ import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { Pagination } from "@/components/pagination.tsx";
 import { peerRows } from "@/components/peer_rows.ts";
-import PeerTable, { type PeerRow } from "@/islands/PeerTable.tsx";
+import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
@@ -30,7 +30,7 @@ export const meta = defineMeta({
 });
 
 interface Data {
-  rows: PeerRow[];
+  table: Pick<PeerTableProps, "rows" | "ifaces">;
   total: number;
   limit: number;
   offset: number;
@@ -66,7 +66,7 @@ export const handler = defineHandlers(meta, {
     }
     const deleted = ctx.query.deleted;
     return page<Data>({
-      rows: peerRows(peers),
+      table: peerRows(peers),
       total,
       limit,
       offset,
@@ -144,7 +144,8 @@ export default function Peers({ data, url }: PageProps<Data>) {
         )
         : (
           <PeerTable
-            rows={data.rows}
+            rows={data.table.rows}
+            ifaces={data.table.ifaces}
             now={data.now}
             caption={`${data.total} ${data.total === 1 ? "peer" : "peers"}${
               filtered ? " matching the filter" : ""

@@ -6,7 +6,7 @@ import { formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { peerRows } from "@/components/peer_rows.ts";
-import PeerTable, { type PeerRow } from "@/islands/PeerTable.tsx";
+import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import QrDialog from "@/islands/QrDialog.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
@@ -59,7 +59,7 @@ const FIELDS = ["name", "profile", "address", "dns", "keepalive", "mtu", "allowe
 
 interface Data {
   peer: PeerWithTelemetry;
-  rows: PeerRow[];
+  table: Pick<PeerTableProps, "rows" | "ifaces">;
   now: number;
   canEdit: boolean;
   /** The server's public host is set: configurations can be rendered. */
@@ -89,7 +89,7 @@ async function load(ctx: Context, over: Partial<Data> = {}): Promise<Data> {
   const ep = settings.serverEndpoint();
   return {
     peer,
-    rows: peerRows([peer]),
+    table: peerRows([peer]),
     now: Date.now(),
     canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
     endpointReady: ep.enabled && !!ep.host,
@@ -195,7 +195,8 @@ export default function Peer({ data }: PageProps<Data>) {
       <section aria-labelledby="live">
         <h2 id="live">Live state</h2>
         <PeerTable
-          rows={data.rows}
+          rows={data.table.rows}
+          ifaces={data.table.ifaces}
           now={data.now}
           caption="Latest handshake and transfer"
           showInterface

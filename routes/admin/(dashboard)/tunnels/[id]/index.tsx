@@ -6,7 +6,7 @@ import { formatBytes, formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { peerRows } from "@/components/peer_rows.ts";
-import PeerTable, { type PeerRow } from "@/islands/PeerTable.tsx";
+import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import {
   type InterfaceStatus,
@@ -52,7 +52,7 @@ const FIELDS = ["name", "address_v4", "listen_port", "mtu"] as const;
 interface Data {
   iface: InterfaceView;
   status: InterfaceStatus;
-  rows: PeerRow[];
+  table: Pick<PeerTableProps, "rows" | "ifaces">;
   now: number;
   canEdit: boolean;
   form: FormState;
@@ -85,7 +85,7 @@ async function load(
   return {
     iface,
     status,
-    rows: peerRows(peers),
+    table: peerRows(peers),
     now: Date.now(),
     canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
     form: emptyForm(valuesOf(iface)),
@@ -218,7 +218,8 @@ export default function Tunnel({ data }: PageProps<Data>) {
           )}
         </div>
         <PeerTable
-          rows={data.rows}
+          rows={data.table.rows}
+          ifaces={data.table.ifaces}
           now={data.now}
           caption={`Peers of ${iface.name}, with live handshakes and transfer`}
           showInterface={false}

@@ -1,0 +1,127 @@
+/**
+ * Roles and cross-site protection of the dashboard: a viewer is shown no
+ * control that changes state and is refused by the server anyway; a form
+ * posted with the cookie from another origin is refused.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
+import { getPage, postForm } from "../helpers/dashboard.ts";
+import { startTestServer, type TestServer } from "../helpers/test_server.ts";
+
+async function seed(t: TestServer) {
+  const { tunnels, dns } = t.services;
+  const iface = await tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "test");
+  const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "test");
+  dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
+  const record = dns.createRecord("test", "example.org", {
+    domain: "www.example.org",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  return { iface: iface.id, peer: peer.id, record: record.id };
+}
+
+Deno.test("a viewer's POST to every mutating dashboard page is refused with 403", async () => {
+  await using t = await startTestServer();
+  const ids = await seed(t);
+  await t.addUser("vera", "viewer");
+  const cookie = await t.login("vera", "vera-password-123");
+  const params: Record<string, string> = { id: ids.peer, name: "example.org" };
+  let checked = 0;
+  for (const route of t.server.routes.admin) {
+    const post = route.module.meta?.POST;
+    if (!route.isPage || !post || post.access === "public") continue;
+    // Real ids, so a refusal cannot come from a missing resource.
+    let path = route.pattern.replace(/:([a-z_]+)/g, (_, p) => params[p] ?? "x");
+    if (path.startsWith("/tunnels/")) path = path.replace(ids.peer, ids.iface);
+    if (path.startsWith("/zones/example.org/records/")) path = path.replace(ids.peer, ids.record);
+    const res = await postForm(t, path, { _action: "enable" }, cookie);
+    assertEquals(res.status, 403, `POST ${path}`);
+    assertStringIncludes(await res.text(), "This action needs the ", path);
+    checked++;
+  }
+  assert(checked >= 14, `only ${checked} mutating pages found`);
+  assertEquals(t.services.tunnels.peers.view(ids.peer).status, "enabled");
+  assertEquals(t.services.dns.listZones().length, 1);
+});
+
+Deno.test("a viewer's pages render no form, button or link that changes state", async () => {
+  await using t = await startTestServer();
+  const ids = await seed(t);
+  await t.addUser("vera", "viewer");
+  const cookie = await t.login("vera", "vera-password-123");
+  const pages = [
+    "/",
+    "/tunnels",
+    `/tunnels/${ids.iface}`,
+    "/peers",
+    `/peers/${ids.peer}`,
+    "/zones",
+    "/zones/example.org",
+    "/audit",
+    "/attestation",
+    "/settings",
+  ];
+  for (const path of pages) {
+    const { status, html } = await getPage(t, path, cookie);
+    assertEquals(status, 200, path);
+    const posts = [...html.matchAll(/<form\b[^>]*>/g)].map((m) => m[0])
+      .filter((f) => /method="post"/i.test(f) && !f.includes('action="/logout"'));
+    // Settings shows the values read-only in a form without a submit button.
+    const submits = (html.match(/<button[^>]*type="submit"[^>]*>/g) ?? []).length -
+      (html.match(/<button[^>]*type="submit" class="link"/g) ?? []).length -
+      (html.match(/>Filter</g) ?? []).length;
+    assertEquals(submits, 0, `${path} has a submit button`);
+    if (path !== "/settings") assertEquals(posts, [], `${path} has a POST form`);
+    for (const bad of ["/new", "/delete", "/revoke", "/config", "/qr", 'href="/users"']) {
+      assert(!html.includes(bad), `${path} links to ${bad}`);
+    }
+  }
+  for (
+    const path of [
+      "/users",
+      "/peers/new",
+      `/peers/${ids.peer}/config`,
+      `/tunnels/${ids.iface}/delete`,
+    ]
+  ) {
+    assertEquals((await getPage(t, path, cookie)).status, 403, path);
+  }
+});
+
+Deno.test("an operator changes tunnels and zones but has no users section", async () => {
+  await using t = await startTestServer();
+  await t.addUser("olga", "operator");
+  const cookie = await t.login("olga", "olga-password-123");
+  const home = await getPage(t, "/", cookie);
+  assert(!home.html.includes('href="/users"'), "no Users entry in the navigation");
+  assertEquals((await getPage(t, "/users", cookie)).status, 403);
+  const res = await postForm(t, "/tunnels", { name: "wg1", address_v4: "10.8.0.1/24" }, cookie);
+  assertEquals(res.status, 303);
+  const settings = await postForm(t, "/settings", { "wireguard.server_host": "x.org" }, cookie);
+  assertEquals(settings.status, 403);
+});
+
+Deno.test("a dashboard form posted with the cookie from another origin is refused with 403", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const form = { name: "wg1", address_v4: "10.8.0.1/24" };
+  for (
+    const [what, opts] of [
+      ["another origin", { origin: "http://evil.example" }],
+      ["an opaque origin", { origin: "null" }],
+      ["a cross-site fetch without Origin", {
+        origin: null,
+        headers: { "sec-fetch-site": "cross-site" },
+      }],
+    ] as const
+  ) {
+    const res = await postForm(t, "/tunnels", form, cookie, opts);
+    assertEquals(res.status, 403, what);
+    assertStringIncludes(await res.text(), "Cross-site request refused", what);
+  }
+  assertEquals(t.services.tunnels.interfaces.list(), []);
+  // Logging out is a state change too.
+  const out = await postForm(t, "/logout", {}, cookie, { origin: "http://evil.example" });
+  assertEquals(out.status, 403);
+  assertEquals((await getPage(t, "/", cookie)).status, 200, "the session survived");
+});
