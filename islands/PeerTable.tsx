@@ -122,7 +122,9 @@ function Totals({ entries, cols }: { entries: Entry[]; cols: number }) {
 function ShownCount({ count, total }: { count: ReadonlySignal<number>; total: number }) {
   return (
     <p class="visually-hidden" role="status" aria-live="polite">
-      {count.value === total ? `${total} peers` : `${count.value} of ${total} peers shown`}
+      {count.value === total
+        ? `${total} ${total === 1 ? "peer" : "peers"}`
+        : `${count.value} of ${total} peers shown`}
     </p>
   );
 }

@@ -132,13 +132,22 @@ export default function Settings({ data }: PageProps<Data>) {
     <>
       <h1>Settings</h1>
       {data.saved && <p class="notice" role="status">Settings saved.</p>}
-      <form method="post" class="card stack" aria-label="WireGuard endpoint">
-        <h2>WireGuard endpoint</h2>
-        {data.settings.map(field)}
-        {data.canEdit
-          ? <button type="submit" class="primary">Save</button>
-          : <p class="muted">Only administrators can change settings.</p>}
-      </form>
+      {data.canEdit
+        ? (
+          <form method="post" class="card stack" aria-label="WireGuard endpoint">
+            <h2>WireGuard endpoint</h2>
+            {data.settings.map(field)}
+            <button type="submit" class="primary">Save</button>
+          </form>
+        )
+        : (
+          // Read-only for other roles: values in disabled fields, and no form to submit.
+          <section class="card stack" aria-label="WireGuard endpoint">
+            <h2>WireGuard endpoint</h2>
+            {data.settings.map(field)}
+            <p class="muted">Only administrators can change settings.</p>
+          </section>
+        )}
     </>
   );
 }

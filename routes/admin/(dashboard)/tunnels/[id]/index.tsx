@@ -165,7 +165,7 @@ export default function Tunnel({ data }: PageProps<Data>) {
           <Fact label="MTU">{iface.mtu}</Fact>
           <Fact label="Link">
             <Badge status={s.link} />
-            {!s.host_active && <span class="muted">host layer off</span>}
+            {!s.host_active && <span class="muted"> host layer off</span>}
           </Fact>
           <Fact label="Peers">
             {s.peers.stored} stored, {s.peers.enabled} enabled
@@ -214,7 +214,7 @@ export default function Tunnel({ data }: PageProps<Data>) {
         <div class="row spread">
           <h2 id="peers">Peers</h2>
           {data.canEdit && (
-            <a class="button-link" href={`/peers?interface_id=${iface.id}#new-peer`}>Add peer</a>
+            <a class="button-link" href={`/peers/new?interface_id=${iface.id}`}>Add peer</a>
           )}
         </div>
         <PeerTable
