@@ -50,3 +50,21 @@ Deno.test("AttestRates.tick() measures rates over the window and emits AttestSta
   assertEquals(rates.snapshot().accepted_per_second, 0);
   assertEquals(sent.length, 2);
 });
+
+Deno.test("AttestRates sends nothing while the attestation service stays idle", () => {
+  const clock = new ManualClock();
+  const bus = new EventBus();
+  const sent: BusEvent[] = [];
+  bus.subscribe((e) => sent.push(e));
+  const rates = new AttestRates(fakeAttest(), bus, clock, 5000);
+  rates.start();
+  try {
+    for (let i = 0; i < 3; i++) {
+      clock.advance(5000);
+      rates.tick();
+    }
+  } finally {
+    rates.stop();
+  }
+  assertEquals(sent, []);
+});
