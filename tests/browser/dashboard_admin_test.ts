@@ -216,6 +216,13 @@ Deno.test({
       await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor({ timeout: 5000 });
       shots.push(...await screenshots(page, "audit"));
       await nav(page, "Attestation", /\/attestation$/);
+      await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor({ timeout: 5000 });
+      // Heartbeats judged since the page was rendered arrive with the next window.
+      const counters = t.services.attest.counters;
+      counters.accepted += 12;
+      for (let i = 0; i < 3; i++) counters.reject("signature");
+      t.services.attestRates.tick();
+      await page.getByRole("row", { name: /Bad signature/ }).waitFor({ timeout: 2000 });
       shots.push(...await screenshots(page, "attestation"));
       await nav(page, "Overview", /\/$/);
       shots.push(...await screenshots(page, "overview"));
