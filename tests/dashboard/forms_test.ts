@@ -83,7 +83,7 @@ Deno.test("interface forms redirect with 303 on success and re-render a refused 
 
   res = await postForm(t, `/tunnels/${id}/delete`, {}, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/tunnels?deleted=wg1");
+  assertEquals(res.headers.get("location"), "/tunnels?done=deleted");
   assertEquals(t.services.tunnels.interfaces.list().map((i) => i.name), ["wg0"]);
 });
 
@@ -190,7 +190,7 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   page = await getPage(t, `/peers/${id}`, cookie);
   assert(!page.html.includes(`/peers/${id}/config"`), "no download for a revoked peer");
   res = await postForm(t, `/peers/${id}/delete`, {}, cookie);
-  assertEquals(res.headers.get("location"), "/peers?deleted=alice");
+  assertEquals(res.headers.get("location"), "/peers?done=deleted");
   assertEquals(t.services.tunnels.peers.count(), 0);
 });
 
@@ -266,7 +266,7 @@ Deno.test("zone forms create a zone, add, edit and delete records, import and ex
   res = await postForm(t, `/zones/example.org/records/${www.id}/delete`, {}, cookie);
   assertEquals(res.headers.get("location"), "/zones/example.org?done=record_deleted");
   res = await postForm(t, "/zones/example.org/delete", {}, cookie);
-  assertEquals(res.headers.get("location"), "/zones?deleted=example.org");
+  assertEquals(res.headers.get("location"), "/zones?done=deleted");
   assertEquals(t.services.dns.listZones(), []);
 });
 

@@ -24,7 +24,7 @@ export const meta = defineMeta({
         .transform((v) => v || undefined),
       limit: z.coerce.number().int().min(1).max(PEERS_PAGE_SIZE).default(PEERS_PAGE_SIZE),
       offset: z.coerce.number().int().min(0).default(0),
-      deleted: z.string().max(64).optional(),
+      done: z.literal("deleted").optional(),
     }),
   },
 });
@@ -64,7 +64,6 @@ export const handler = defineHandlers(meta, {
       peers = await tunnels.peers.list({ ...filter, limit, offset });
       total = offset === 0 && peers.length < limit ? peers.length : tunnels.peers.count(filter);
     }
-    const deleted = ctx.query.deleted;
     return page<Data>({
       table: peerRows(peers),
       total,
@@ -75,7 +74,7 @@ export const handler = defineHandlers(meta, {
       filter: { q, interface_id, status },
       canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
       hostActive: tunnels.driver.active,
-      notice: deleted ? `Peer "${deleted}" deleted.` : null,
+      notice: ctx.query.done ? "Peer deleted." : null,
     });
   },
 });

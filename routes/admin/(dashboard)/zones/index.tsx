@@ -14,7 +14,7 @@ export const meta = defineMeta({
   GET: {
     summary: "Zones page: list, create, import",
     access: "viewer",
-    query: z.object({ deleted: z.string().max(300).optional() }),
+    query: z.object({ done: z.literal("deleted").optional() }),
   },
   POST: {
     summary: "Create or import a zone from the page's forms",
@@ -61,8 +61,7 @@ function load(ctx: Context, over: Partial<Data> = {}): Data {
 
 export const handler = defineHandlers(meta, {
   GET(ctx) {
-    const deleted = ctx.query.deleted;
-    return page(load(ctx, { notice: deleted ? `Zone "${deleted}" deleted.` : null }));
+    return page(load(ctx, { notice: ctx.query.done ? "Zone deleted." : null }));
   },
   POST(ctx) {
     const { dns } = ctx.state.services;

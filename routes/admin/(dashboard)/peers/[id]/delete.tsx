@@ -24,7 +24,7 @@ export const handler = defineHandlers(meta, {
     const peer = peers.view(ctx.params.id);
     try {
       await peers.delete(peer.id, ctx.state.auth!.user.username);
-      return ctx.redirect(`/peers?deleted=${encodeURIComponent(peer.name)}`);
+      return ctx.redirect("/peers?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);
       return page<Data>({ peer, error: form.errors[""] }, { status });

@@ -24,7 +24,7 @@ export const handler = defineHandlers(meta, {
     const iface = interfaces.get(ctx.params.id);
     try {
       await interfaces.delete(iface.id, ctx.state.auth!.user.username);
-      return ctx.redirect(`/tunnels?deleted=${encodeURIComponent(iface.name)}`);
+      return ctx.redirect("/tunnels?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);
       return page<Data>({ iface, error: form.errors[""] }, { status });

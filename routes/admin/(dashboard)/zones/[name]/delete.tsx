@@ -24,7 +24,7 @@ export const handler = defineHandlers(meta, {
     const zone = dns.getZone(ctx.params.name);
     try {
       dns.deleteZone(ctx.state.auth!.user.username, zone.name);
-      return ctx.redirect(`/zones?deleted=${encodeURIComponent(zone.name)}`);
+      return ctx.redirect("/zones?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);
       return page<Data>({ zone, error: form.errors[""] }, { status });
