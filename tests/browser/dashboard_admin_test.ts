@@ -9,7 +9,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { launchBrowser, signIn, watchConsole } from "../helpers/browser.ts";
-import { screenshots } from "../helpers/dashboard.ts";
+import { accessibilityProblems, screenshots } from "../helpers/dashboard.ts";
 import { ADMIN, startTestServer } from "../helpers/test_server.ts";
 
 const NAME =
@@ -50,19 +50,32 @@ Deno.test({
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = watchConsole(page);
     const shots: string[] = [];
+    /** Screenshots in both schemes, after checking labels, header scopes and landmarks. */
+    const capture = async (name: string) => {
+      assertEquals(await accessibilityProblems(page), [], name);
+      shots.push(...await screenshots(page, name));
+    };
     const base = t.admin;
     try {
       await page.goto(`${base}/login`);
-      shots.push(...await screenshots(page, "login"));
+      await capture("login");
       await signIn(page, base, ADMIN.username, ADMIN.password);
       await page.getByRole("heading", { name: "Health" }).waitFor();
+      // Keyboard users land on the skip link first, and it takes them to the content.
+      await page.keyboard.press("Tab");
+      assertEquals(
+        await page.evaluate(() => document.activeElement?.textContent),
+        "Skip to content",
+      );
+      await page.keyboard.press("Enter");
+      assertEquals(await page.evaluate(() => document.activeElement?.id), "main");
 
       // Configurations need the server's public address.
       await nav(page, "Settings", /\/settings$/);
       await page.getByLabel("Public host").fill("vpn.example.org");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByRole("status").filter({ hasText: "Settings saved." }).waitFor();
-      shots.push(...await screenshots(page, "settings"));
+      await capture("settings");
 
       // An interface, through the form.
       await nav(page, "Tunnels", /\/tunnels$/);
@@ -76,7 +89,7 @@ Deno.test({
       // A peer on it.
       await page.getByRole("link", { name: "Add peer" }).click();
       await page.waitForURL(/\/peers\/new\?interface_id=/);
-      shots.push(...await screenshots(page, "peer-new"));
+      await capture("peer-new");
       await page.getByLabel("Name", { exact: true }).fill("alice-laptop");
       await page.getByLabel("DNS servers").fill("10.8.0.1");
       await page.getByRole("button", { name: "Create peer" }).click();
@@ -91,7 +104,7 @@ Deno.test({
       const qr = dialog.getByRole("img", { name: "QR code of the configuration of alice-laptop" });
       await qr.waitFor();
       assert(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
-      shots.push(...await screenshots(page, "peer-qr-dialog"));
+      await capture("peer-qr-dialog");
       await dialog.getByRole("button", { name: "Close" }).click();
       await dialog.waitFor({ state: "hidden" });
 
@@ -110,7 +123,7 @@ Deno.test({
         2,
         "the QR and the download are audited",
       );
-      shots.push(...await screenshots(page, "peer"));
+      await capture("peer");
 
       // Live transfer: a handshake reported by the host shows up without a reload.
       await nav(page, "Peers", /\/peers$/);
@@ -142,11 +155,11 @@ Deno.test({
       await page.getByText("No peer matches this search.").waitFor();
       await page.getByRole("searchbox", { name: "Search" }).fill("alice");
       await row.waitFor({ state: "visible" });
-      shots.push(...await screenshots(page, "peers"));
+      await capture("peers");
       await fitsPhone(page, "/peers");
 
       await nav(page, "Tunnels", /\/tunnels$/);
-      shots.push(...await screenshots(page, "tunnels"));
+      await capture("tunnels");
       await page.getByRole("link", { name: "wg1" }).click();
       await page.getByRole("heading", { name: "wg1" }).waitFor();
       // The interface's peers table sums what its peers report, live too.
@@ -163,7 +176,7 @@ Deno.test({
       await page.locator('[data-cell="total-rx"]', { hasText: "2.0 MiB" }).waitFor({
         timeout: 2000,
       });
-      shots.push(...await screenshots(page, "tunnel"));
+      await capture("tunnel");
       await fitsPhone(page, "the interface page");
 
       // A zone and a record.
@@ -189,32 +202,32 @@ Deno.test({
         "Failed to load resource: the server responded with a status of 400 (Bad Request)",
       ]);
       errors.length = 0;
-      shots.push(...await screenshots(page, "zone-error"));
+      await capture("zone-error");
       await value.fill("192.0.2.10");
       await page.getByRole("button", { name: "Add record" }).click();
       await page.waitForURL(/done=record_created$/);
       const www = page.locator("tr", { hasText: "www.example.org" });
       await www.waitFor();
       assertStringIncludes(await www.innerText(), "192.0.2.10");
-      shots.push(...await screenshots(page, "zone"));
+      await capture("zone");
       await fitsPhone(page, "the zone page");
 
       // Deleting asks first.
       await www.getByRole("link", { name: "Delete A www.example.org" }).click();
       await page.getByRole("heading", { name: "Delete record" }).waitFor();
-      shots.push(...await screenshots(page, "confirm-delete"));
+      await capture("confirm-delete");
       await page.getByRole("button", { name: "Delete record" }).click();
       await page.waitForURL(/done=record_deleted$/);
       await page.getByRole("status").filter({ hasText: "Record deleted." }).waitFor();
       assertEquals(t.services.dns.listRecords("example.org", "A").records, []);
 
       await nav(page, "Zones", /\/zones$/);
-      shots.push(...await screenshots(page, "zones"));
+      await capture("zones");
       await nav(page, "Users", /\/users$/);
-      shots.push(...await screenshots(page, "users"));
+      await capture("users");
       await nav(page, "Audit", /\/audit$/);
       await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor({ timeout: 5000 });
-      shots.push(...await screenshots(page, "audit"));
+      await capture("audit");
       await nav(page, "Attestation", /\/attestation$/);
       await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor({ timeout: 5000 });
       // Heartbeats judged since the page was rendered arrive with the next window.
@@ -223,9 +236,9 @@ Deno.test({
       for (let i = 0; i < 3; i++) counters.reject("signature");
       t.services.attestRates.tick();
       await page.getByRole("row", { name: /Bad signature/ }).waitFor({ timeout: 2000 });
-      shots.push(...await screenshots(page, "attestation"));
+      await capture("attestation");
       await nav(page, "Overview", /\/$/);
-      shots.push(...await screenshots(page, "overview"));
+      await capture("overview");
       await fitsPhone(page, "the overview");
 
       await page.getByRole("button", { name: "Log out" }).click();

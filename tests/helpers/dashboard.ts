@@ -115,3 +115,28 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   await page.emulateMedia({ colorScheme: "light" });
   return out;
 }
+
+/**
+ * Accessibility basics of the page as rendered: every control has a label,
+ * every table header a scope, and there is one main landmark and one h1.
+ * Returns the problems found (empty when none).
+ */
+export function accessibilityProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const controls = document.querySelectorAll<HTMLInputElement>(
+      "input:not([type=hidden]), select, textarea",
+    );
+    for (const el of controls) {
+      if (!el.labels?.length && !el.getAttribute("aria-label")) {
+        problems.push(`<${el.tagName.toLowerCase()} name="${el.name}"> has no label`);
+      }
+    }
+    for (const th of document.querySelectorAll("th")) {
+      if (!th.getAttribute("scope")) problems.push(`<th>${th.textContent}</th> has no scope`);
+    }
+    if (document.querySelectorAll("main").length !== 1) problems.push("not one <main>");
+    if (document.querySelectorAll("h1").length !== 1) problems.push("not one <h1>");
+    return problems;
+  });
+}
