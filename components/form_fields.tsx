@@ -141,22 +141,12 @@ export function FormError({ form, id }: { form: FormState; id?: string }) {
   return <p id={id} class="form-error" role="alert">{message}</p>;
 }
 
-/** A one-button form that posts `_action` (and hidden fields) to `action`. */
-export function ActionButton(
-  { action, name, label, fields = {}, variant, describedBy }: {
-    action?: string;
-    name: string;
-    label: string;
-    fields?: Record<string, string>;
-    variant?: "primary" | "danger";
-    describedBy?: string;
-  },
-) {
+/** A one-button form that posts `_action` to the page it is on. */
+export function ActionButton({ name, label }: { name: string; label: string }) {
   return (
-    <form method="post" action={action} class="inline">
+    <form method="post" class="inline">
       <input type="hidden" name="_action" value={name} />
-      {Object.entries(fields).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
-      <button type="submit" class={variant} aria-describedby={describedBy}>{label}</button>
+      <button type="submit">{label}</button>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { z } from "zod";
 import { Badge } from "@/components/badge.tsx";
-import { Check, Field, FormError, Select } from "@/components/form_fields.tsx";
+import { ActionButton, Check, Field, FormError, Select } from "@/components/form_fields.tsx";
 import { formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
@@ -233,16 +233,10 @@ export default function Peer({ data }: PageProps<Data>) {
           <h2 id="manage">Manage</h2>
           <div class="actions" role="group" aria-labelledby="manage">
             {!revoked && peer.status === "enabled" && (
-              <form method="post" class="inline">
-                <input type="hidden" name="_action" value="disable" />
-                <button type="submit">Disable</button>
-              </form>
+              <ActionButton name="disable" label="Disable" />
             )}
             {!revoked && peer.status === "disabled" && (
-              <form method="post" class="inline">
-                <input type="hidden" name="_action" value="enable" />
-                <button type="submit">Enable</button>
-              </form>
+              <ActionButton name="enable" label="Enable" />
             )}
             {!revoked && (
               <a class="button-link danger" href={`/peers/${peer.id}/revoke`}>Revoke…</a>

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { z } from "zod";
 import { Badge } from "@/components/badge.tsx";
-import { Field, FormError } from "@/components/form_fields.tsx";
+import { ActionButton, Field, FormError } from "@/components/form_fields.tsx";
 import { formatBytes, formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
@@ -184,22 +184,9 @@ export default function Tunnel({ data }: PageProps<Data>) {
         {data.canEdit && (
           <div class="actions" aria-label="Interface actions" role="group">
             {iface.enabled
-              ? (!isProtected && (
-                <form method="post" class="inline">
-                  <input type="hidden" name="_action" value="disable" />
-                  <button type="submit">Disable</button>
-                </form>
-              ))
-              : (
-                <form method="post" class="inline">
-                  <input type="hidden" name="_action" value="enable" />
-                  <button type="submit">Enable</button>
-                </form>
-              )}
-            <form method="post" class="inline">
-              <input type="hidden" name="_action" value="restart" />
-              <button type="submit">Restart</button>
-            </form>
+              ? (!isProtected && <ActionButton name="disable" label="Disable" />)
+              : <ActionButton name="enable" label="Enable" />}
+            <ActionButton name="restart" label="Restart" />
             {!isProtected && (
               <a class="button-link danger" href={`/tunnels/${iface.id}/delete`}>Delete…</a>
             )}
