@@ -10,17 +10,19 @@ import type { Core } from "./core.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import type { RejectReason } from "./metrics.ts";
 import type { HeartbeatRequest } from "./attest.ts";
+import type { AttestSession } from "./session_store.ts";
 
 /** The session fields the checks read. */
-export interface SessionSnapshot {
-  session_id: string;
-  public_key: string;
-  salt: string;
-  last_hash: string;
-  pending_step: number;
-  pending_order: string;
-  gene_state: Uint8Array;
-}
+export type SessionSnapshot = Pick<
+  AttestSession,
+  | "session_id"
+  | "public_key"
+  | "salt"
+  | "last_hash"
+  | "pending_step"
+  | "pending_order"
+  | "gene_state"
+>;
 
 export type Verdict =
   | { ok: true; nextHash: string; nextGene: Uint8Array }
