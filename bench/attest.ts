@@ -15,7 +15,7 @@ import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/att
 import { canonicalPayload } from "../lib/attest/canonical.ts";
 import { loadCore } from "../lib/attest/core.ts";
 import { Http1Connection, type HttpResponse } from "./lib/http1.ts";
-import { startServerProcess } from "./lib/server_process.ts";
+import { cpuSeconds, startServerProcess } from "./lib/server_process.ts";
 import { percentile } from "./lib/stats.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
@@ -70,6 +70,7 @@ const conns = await Promise.all(
 );
 const verifyRate = measureVerifyRate(clients[0].prepare());
 
+const serverCpuBefore = cpuSeconds(server.pid);
 const latencies: number[] = [];
 let accepted = 0;
 let rejected = 0;
@@ -104,6 +105,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     } else rejected++;
   });
 }
+// Includes the untimed preparation between rounds, when the server is idle.
+const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
 for (const c of conns) c.close();
 
 const rate = accepted / (sendMs / 1000);
@@ -119,6 +122,11 @@ console.log(
   `latency p50 / p99              ${percentile(latencies, 50).toFixed(2)} ms / ${
     percentile(latencies, 99).toFixed(2)
   } ms`,
+);
+console.log(
+  `server CPU per heartbeat       ${
+    (serverCpu / (accepted + rejected) * 1e6).toFixed(0)
+  } µs (all threads)`,
 );
 console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
 console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);

@@ -26,8 +26,8 @@ export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
 /** The raw 32-byte public key of a `node:crypto` Ed25519 key, as hex. */
 export function rawPublicKeyHex(key: KeyObject): string {
   // The SPKI DER of an Ed25519 key is a 12-byte header followed by the raw key.
-  return Buffer.from(createPublicKey(key).export({ format: "der", type: "spki" })).subarray(12)
-    .toString("hex");
+  const pub = key.type === "public" ? key : createPublicKey(key);
+  return Buffer.from(pub.export({ format: "der", type: "spki" })).subarray(12).toString("hex");
 }
 
 /**
