@@ -92,7 +92,7 @@ interface Rig {
   row(sessionId: string): Record<string, unknown> | undefined;
 }
 
-async function rig(t: TestServer): Promise<Rig> {
+function rig(t: TestServer): Rig {
   const timer = new FakeTimer();
   const samples = new FakeSamples();
   const r = {
@@ -151,7 +151,7 @@ const ENV = { PALISADE_ATTEST_HB_MIN_MS: "1500", PALISADE_ATTEST_HB_MAX_MS: "250
 
 Deno.test("BrowserClient: accepted heartbeats advance chain, salt, step and gene state in step with the server", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   const first = await r.started();
   assert(r.samples.attached);
   assertEquals(r.log[0].path, "/init");
@@ -180,7 +180,7 @@ Deno.test("BrowserClient: accepted heartbeats advance chain, salt, step and gene
 
 Deno.test("BrowserClient: a rejected heartbeat discards the preview and restarts with a new key and session", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   const first = await r.started();
   r.samples.move();
   await r.timer.fire();
@@ -209,7 +209,7 @@ Deno.test("BrowserClient: a rejected heartbeat discards the preview and restarts
 
 Deno.test("BrowserClient: a 200 answer missing one next-state field counts as a rejection", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   const first = await r.started();
   r.intercept = async (path, real) => {
     if (path !== "/hb") return undefined;
@@ -233,7 +233,7 @@ Deno.test("BrowserClient: a 200 answer missing one next-state field counts as a 
 
 Deno.test("BrowserClient: network failures keep the session, back off exponentially and resend the samples", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   const first = await r.started();
   let failures = 2;
   r.intercept = (path) => {
@@ -263,7 +263,7 @@ Deno.test("BrowserClient: network failures keep the session, back off exponentia
 
 Deno.test("BrowserClient: init failures retry with backoff; a module that cannot load is an error state", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   let failures = 1;
   r.intercept = (path) =>
     path === "/init" && failures-- > 0
@@ -299,7 +299,7 @@ Deno.test("BrowserClient: init failures retry with backoff; a module that cannot
 
 Deno.test("BrowserClient: stop() during a heartbeat ignores its answer and zeroes the key", async () => {
   await using t = await startTestServer({ env: ENV });
-  const r = await rig(t);
+  const r = rig(t);
   const first = await r.started();
   let release!: () => void;
   const gate = new Promise<void>((res) => (release = res));
