@@ -163,6 +163,11 @@ export function createPalisadeAttest(options: PalisadeAttestOptions): PalisadeAt
   const eventTarget = options.eventTarget === undefined
     ? globalThis.document ?? null
     : options.eventTarget;
+  // The only state a page cannot recover from by waiting: tell its developer (a CSP
+  // without 'wasm-unsafe-eval' is the usual cause).
+  client.onStatus((status) => {
+    if (status.state === "error") console.error(`Palisade attestation: ${status.error}`);
+  });
   if (eventTarget) {
     client.onStatus((status) =>
       eventTarget.dispatchEvent(new CustomEvent(STATUS_EVENT, { detail: status }))
