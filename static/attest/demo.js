@@ -29,6 +29,10 @@ function render(status) {
   $("last-result").dataset.result = status.lastResult ?? "";
   $("restarts").textContent = String(status.restarts);
   let text = STATE_TEXT[status.state] ?? status.state;
+  if (status.state === "active" && status.lastResult === "rejected") {
+    text = "The last heartbeat was rejected, so a new session started. " +
+      "Move your pointer in the box above, with a pause now and then.";
+  }
   if (status.error) text += ` ${status.error}`;
   // Only real changes go to the live region, so screen readers are not flooded.
   if ($("status").textContent !== text) $("status").textContent = text;
