@@ -109,9 +109,12 @@ Deno.test({
     // Watch the server's view grow while the page runs.
     const seen: number[] = [];
     const poller = (async () => {
-      while (!done) {
+      // One last read after `done`: the page shows a heartbeat only after the server stored it.
+      while (true) {
+        const last = done;
         const n = (await stats(t)).max_chain_length;
         if (seen[seen.length - 1] !== n) seen.push(n);
+        if (last) break;
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
