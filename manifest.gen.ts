@@ -31,12 +31,14 @@ import * as $27 from "./routes/attest/index.ts";
 import * as $28 from "./routes/attest/init.ts";
 import * as $29 from "./routes/attest/metrics.ts";
 import * as $30 from "./routes/attest/openapi.json.ts";
-import * as $31 from "./routes/attest/stats.ts";
-import * as $32 from "./routes/dns_api/_middleware.ts";
-import * as $33 from "./routes/dns_api/api/v1/auth/login.ts";
-import * as $34 from "./routes/dns_api/api/v1/openapi.json.ts";
-import * as $35 from "./routes/dns_api/api/v1/users.ts";
-import * as $36 from "./islands/AuditTail.tsx";
+import * as $31 from "./routes/attest/palisade-attest.js.ts";
+import * as $32 from "./routes/attest/palisade-attest.wasm.ts";
+import * as $33 from "./routes/attest/stats.ts";
+import * as $34 from "./routes/dns_api/_middleware.ts";
+import * as $35 from "./routes/dns_api/api/v1/auth/login.ts";
+import * as $36 from "./routes/dns_api/api/v1/openapi.json.ts";
+import * as $37 from "./routes/dns_api/api/v1/users.ts";
+import * as $38 from "./islands/AuditTail.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -74,16 +76,18 @@ export const manifest: Manifest = {
       "init.ts": $28,
       "metrics.ts": $29,
       "openapi.json.ts": $30,
-      "stats.ts": $31,
+      "palisade-attest.js.ts": $31,
+      "palisade-attest.wasm.ts": $32,
+      "stats.ts": $33,
     },
     dns_api: {
-      "_middleware.ts": $32,
-      "api/v1/auth/login.ts": $33,
-      "api/v1/openapi.json.ts": $34,
-      "api/v1/users.ts": $35,
+      "_middleware.ts": $34,
+      "api/v1/auth/login.ts": $35,
+      "api/v1/openapi.json.ts": $36,
+      "api/v1/users.ts": $37,
     },
   },
   islands: {
-    AuditTail: $36,
+    AuditTail: $38,
   },
 };
