@@ -80,6 +80,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const jwt = new JwtService(store, users, clock);
   const settings = new SettingsService(store, audit, events, clock);
   const system = new SystemService(store, clock, opts.commit ?? "unknown");
+  if (config.attest.heartbeatMinMs < 2000) {
+    // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
+    log.warn(
+      "PALISADE_ATTEST_HB_MIN_MS below 2000 lets clients exceed the 5-per-10-s heartbeat limit",
+      {
+        heartbeat_min_ms: config.attest.heartbeatMinMs,
+      },
+    );
+  }
   const core = opts.core ?? await loadCore();
   const verifier = await createVerifier(config.attest.workers, core, DEFAULT_ATTEST_WASM);
   const attest = new AttestService(
