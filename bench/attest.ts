@@ -15,7 +15,7 @@ import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/att
 import { canonicalPayload } from "../lib/attest/canonical.ts";
 import { loadCore } from "../lib/attest/core.ts";
 import { Http1Connection, type HttpResponse } from "./lib/http1.ts";
-import { cpuSeconds, startServerProcess } from "./lib/server_process.ts";
+import { cpuByThread, cpuSeconds, startServerProcess } from "./lib/server_process.ts";
 import { percentile } from "./lib/stats.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
@@ -71,6 +71,7 @@ const conns = await Promise.all(
 const verifyRate = measureVerifyRate(clients[0].prepare());
 
 const serverCpuBefore = cpuSeconds(server.pid);
+const threadsBefore = cpuByThread(server.pid);
 const latencies: number[] = [];
 let accepted = 0;
 let rejected = 0;
@@ -107,6 +108,10 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 // Includes the untimed preparation between rounds, when the server is idle.
 const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
+const threadShare = [...cpuByThread(server.pid)].map(([name, cpu]) =>
+  [name, cpu - (threadsBefore.get(name) ?? 0)] as const
+)
+  .filter(([, cpu]) => cpu > 0.01).sort((a, b) => b[1] - a[1]);
 for (const c of conns) c.close();
 
 const rate = accepted / (sendMs / 1000);
@@ -127,6 +132,13 @@ console.log(
   `server CPU per heartbeat       ${
     (serverCpu / (accepted + rejected) * 1e6).toFixed(0)
   } µs (all threads)`,
+);
+console.log(
+  `  by thread                    ${
+    threadShare.map(([n, c]) => `${n} ${(c / (accepted + rejected) * 1e6).toFixed(0)} µs`).join(
+      ", ",
+    )
+  }`,
 );
 console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
 console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);

@@ -83,3 +83,17 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     },
   };
 }
+
+/** CPU seconds per thread name (from /proc/<pid>/task/*), for finding where a server spends. */
+export function cpuByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/comm`).trim();
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch { /* thread ended */ }
+  }
+  return out;
+}
