@@ -36,7 +36,14 @@ import * as $32 from "./routes/dns_api/_middleware.ts";
 import * as $33 from "./routes/dns_api/api/v1/auth/login.ts";
 import * as $34 from "./routes/dns_api/api/v1/openapi.json.ts";
 import * as $35 from "./routes/dns_api/api/v1/users.ts";
-import * as $36 from "./islands/AuditTail.tsx";
+import * as $36 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
+import * as $37 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
+import * as $38 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
+import * as $39 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $40 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $41 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $42 from "./routes/dns_api/api/v1/zones/index.ts";
+import * as $43 from "./islands/AuditTail.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -81,9 +88,16 @@ export const manifest: Manifest = {
       "api/v1/auth/login.ts": $33,
       "api/v1/openapi.json.ts": $34,
       "api/v1/users.ts": $35,
+      "api/v1/zones/[name]/export.ts": $36,
+      "api/v1/zones/[name]/import.ts": $37,
+      "api/v1/zones/[name]/index.ts": $38,
+      "api/v1/zones/[name]/records/[id].ts": $39,
+      "api/v1/zones/[name]/records/batch.ts": $40,
+      "api/v1/zones/[name]/records/index.ts": $41,
+      "api/v1/zones/index.ts": $42,
     },
   },
   islands: {
-    AuditTail: $36,
+    AuditTail: $43,
   },
 };
