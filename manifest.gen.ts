@@ -31,19 +31,21 @@ import * as $27 from "./routes/attest/index.ts";
 import * as $28 from "./routes/attest/init.ts";
 import * as $29 from "./routes/attest/metrics.ts";
 import * as $30 from "./routes/attest/openapi.json.ts";
-import * as $31 from "./routes/attest/stats.ts";
-import * as $32 from "./routes/dns_api/_middleware.ts";
-import * as $33 from "./routes/dns_api/api/v1/auth/login.ts";
-import * as $34 from "./routes/dns_api/api/v1/openapi.json.ts";
-import * as $35 from "./routes/dns_api/api/v1/users.ts";
-import * as $36 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
-import * as $37 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
-import * as $38 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
-import * as $39 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
-import * as $40 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
-import * as $41 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
-import * as $42 from "./routes/dns_api/api/v1/zones/index.ts";
-import * as $43 from "./islands/AuditTail.tsx";
+import * as $31 from "./routes/attest/palisade-attest.js.ts";
+import * as $32 from "./routes/attest/palisade-attest.wasm.ts";
+import * as $33 from "./routes/attest/stats.ts";
+import * as $34 from "./routes/dns_api/_middleware.ts";
+import * as $35 from "./routes/dns_api/api/v1/auth/login.ts";
+import * as $36 from "./routes/dns_api/api/v1/openapi.json.ts";
+import * as $37 from "./routes/dns_api/api/v1/users.ts";
+import * as $38 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
+import * as $39 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
+import * as $40 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
+import * as $41 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $42 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $43 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $44 from "./routes/dns_api/api/v1/zones/index.ts";
+import * as $45 from "./islands/AuditTail.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -81,23 +83,25 @@ export const manifest: Manifest = {
       "init.ts": $28,
       "metrics.ts": $29,
       "openapi.json.ts": $30,
-      "stats.ts": $31,
+      "palisade-attest.js.ts": $31,
+      "palisade-attest.wasm.ts": $32,
+      "stats.ts": $33,
     },
     dns_api: {
-      "_middleware.ts": $32,
-      "api/v1/auth/login.ts": $33,
-      "api/v1/openapi.json.ts": $34,
-      "api/v1/users.ts": $35,
-      "api/v1/zones/[name]/export.ts": $36,
-      "api/v1/zones/[name]/import.ts": $37,
-      "api/v1/zones/[name]/index.ts": $38,
-      "api/v1/zones/[name]/records/[id].ts": $39,
-      "api/v1/zones/[name]/records/batch.ts": $40,
-      "api/v1/zones/[name]/records/index.ts": $41,
-      "api/v1/zones/index.ts": $42,
+      "_middleware.ts": $34,
+      "api/v1/auth/login.ts": $35,
+      "api/v1/openapi.json.ts": $36,
+      "api/v1/users.ts": $37,
+      "api/v1/zones/[name]/export.ts": $38,
+      "api/v1/zones/[name]/import.ts": $39,
+      "api/v1/zones/[name]/index.ts": $40,
+      "api/v1/zones/[name]/records/[id].ts": $41,
+      "api/v1/zones/[name]/records/batch.ts": $42,
+      "api/v1/zones/[name]/records/index.ts": $43,
+      "api/v1/zones/index.ts": $44,
     },
   },
   islands: {
-    AuditTail: $43,
+    AuditTail: $45,
   },
 };

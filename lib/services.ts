@@ -4,7 +4,8 @@
  * routes reach the result through `ctx.state.services`.
  */
 import { AttestService } from "./attest/attest.ts";
-import { type Core, loadCore } from "./attest/core.ts";
+import { type Core, DEFAULT_ATTEST_WASM, loadCore } from "./attest/core.ts";
+import { createVerifier } from "./attest/verifier_pool.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { AuthService } from "./auth/auth.ts";
 import { JwtService } from "./auth/jwt.ts";
@@ -79,13 +80,24 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const jwt = new JwtService(store, users, clock);
   const settings = new SettingsService(store, audit, events, clock);
   const system = new SystemService(store, clock, opts.commit ?? "unknown");
+  if (config.attest.heartbeatMinMs < 2000) {
+    // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
+    log.warn(
+      "PALISADE_ATTEST_HB_MIN_MS below 2000 lets clients exceed the 5-per-10-s heartbeat limit",
+      {
+        heartbeat_min_ms: config.attest.heartbeatMinMs,
+      },
+    );
+  }
   const core = opts.core ?? await loadCore();
+  const verifier = await createVerifier(config.attest.workers, core, DEFAULT_ATTEST_WASM);
   const attest = new AttestService(
     store,
     core,
     clock,
     config.attest,
     log.child({ service: "attest" }),
+    verifier,
   );
   system.addProbe({
     name: "attestation",
@@ -171,6 +183,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     },
     async stop() {
       clearInterval(housekeeping);
+      attest.close();
       await tunnels.stop();
     },
   };

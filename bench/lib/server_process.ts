@@ -10,6 +10,16 @@ export interface ServerProcess extends AsyncDisposable {
   dns: string;
   password: string;
   dataDir: string;
+  pid: number;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the command name (which may contain spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks / 100; // USER_HZ is 100 on Linux
 }
 
 /** Starts main.ts and waits for its listener lines. */
@@ -17,7 +27,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   const dataDir = await Deno.makeTempDir({ prefix: "palisade-bench-" });
   const password = "bench-password-0123456789";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL("../../main.ts", import.meta.url).pathname],
+    // BENCH_SERVER_FLAGS passes extra Deno flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+    args: [
+      "run",
+      "--allow-all",
+      ...(Deno.env.get("BENCH_SERVER_FLAGS")?.split(" ").filter(Boolean) ?? []),
+      new URL("../../main.ts", import.meta.url).pathname,
+    ],
     env: {
       PALISADE_DATA: dataDir,
       PALISADE_ADMIN_LISTEN: "127.0.0.1:0",
@@ -57,6 +73,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     dns: addr("dns"),
     password,
     dataDir,
+    pid: child.pid,
     async [Symbol.asyncDispose]() {
       try {
         child.kill("SIGTERM");

@@ -8,22 +8,15 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
-import {
-  canonicalPayload,
-  type EntropyEvent,
-  entropyJson,
-  type Fingerprint,
-  stackJson,
-  type StackState,
-} from "./canonical.ts";
-import { checkDrift, checkFingerprint, checkMouse } from "./checks.ts";
+import type { EntropyEvent, Fingerprint, StackState } from "./canonical.ts";
 import type { Core } from "./core.ts";
-import { Ed25519Verifier, isValidPublicKey } from "./ed25519.ts";
+import { isValidPublicKey } from "./ed25519.ts";
 import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { SlidingWindowLimiter } from "./rate_limiter.ts";
-import { AttestSessionStore, type AttestStats } from "./session_store.ts";
+import type { HeartbeatVerifier } from "./verifier_pool.ts";
+import { type Advance, AttestSessionStore, type AttestStats } from "./session_store.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -69,10 +62,17 @@ export interface Accepted {
   next_mutation_order_b64: string;
 }
 
-export type HeartbeatOutcome = { accepted: true; response: Accepted } | {
-  accepted: false;
-  reason: RejectReason;
-};
+export type HeartbeatOutcome =
+  | { accepted: true; response: Accepted }
+  | { accepted: false; reason: RejectReason };
+
+/** Most accepted heartbeats written in one transaction. */
+const MAX_BATCH = 512;
+
+interface PendingWrite {
+  advance: Advance;
+  done: (ok: boolean) => void;
+}
 
 /** Session creation failed; the route answers 500 without detail. */
 export class AttestInitError extends Error {
@@ -87,16 +87,56 @@ export class AttestService {
   readonly counters = new AttestCounters();
   readonly limiter = new SlidingWindowLimiter(5, 10_000);
   readonly #sessions: AttestSessionStore;
-  readonly #verifier = new Ed25519Verifier();
+  #queue: PendingWrite[] = [];
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly core: Core,
     private readonly clock: Clock,
     private readonly options: AttestOptions,
     private readonly log: Logger,
+    private readonly verifier: HeartbeatVerifier,
   ) {
     this.#sessions = new AttestSessionStore(store);
+  }
+
+  /**
+   * Queues an accepted heartbeat's compare-and-set; resolves once the
+   * transaction holding it has committed. Writing the heartbeats of one
+   * event-loop turn in one transaction writes each WAL page once per batch
+   * instead of once per heartbeat, and the answer still waits for the commit.
+   */
+  #persist(advance: Advance): Promise<boolean> {
+    return new Promise((done) => {
+      this.#queue.push({ advance, done });
+      if (this.#queue.length >= MAX_BATCH) this.flush();
+      else this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+    });
+  }
+
+  /** Stops the verifier threads after writing what is queued. */
+  close(): void {
+    this.flush();
+    this.verifier.close();
+  }
+
+  /** Writes queued acceptances now (also called on shutdown). */
+  flush(): void {
+    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length === 0) return;
+    let results: boolean[];
+    try {
+      // Each UPDATE keeps its own guard: of two racing heartbeats in one batch only the first matches.
+      results = this.store.tx(() => batch.map((w) => this.#sessions.advance(w.advance)));
+    } catch (err) {
+      this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
+      results = batch.map(() => false);
+    }
+    batch.forEach((w, i) => w.done(results[i]));
   }
 
   /** Creates a session for a client's Ed25519 public key; throws AttestInitError on any failure. */
@@ -147,17 +187,17 @@ export class AttestService {
   }
 
   /** Verifies a heartbeat in the spec's order; advances the session only when every check passes. */
-  heartbeat(hb: HeartbeatRequest): HeartbeatOutcome {
-    const reason = this.#check(hb);
-    if (typeof reason === "string") {
-      this.counters.reject(reason);
-      return { accepted: false, reason };
+  async heartbeat(hb: HeartbeatRequest): Promise<HeartbeatOutcome> {
+    const result = await this.#check(hb);
+    if (typeof result === "string") {
+      this.counters.reject(result);
+      return { accepted: false, reason: result };
     }
     this.counters.accepted++;
-    return { accepted: true, response: reason };
+    return { accepted: true, response: result };
   }
 
-  #check(hb: HeartbeatRequest): RejectReason | Accepted {
+  async #check(hb: HeartbeatRequest): Promise<RejectReason | Accepted> {
     const now = this.clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
@@ -166,58 +206,24 @@ export class AttestService {
     if (!s) return "unknown_session";
     // 3. Expiry.
     if (now > s.expires_at) return "expired";
-    // 4. Signature over the canonical payload rebuilt from the request.
-    const payload = canonicalPayload({
-      sessionId: hb.session_id,
-      prevHash: hb.prev_hash,
-      timestamp: hb.timestamp,
-      events: hb.entropy_data.events,
-      stackState: hb.stack_state,
-      fingerprint: hb.fingerprint,
-      mutationStep: hb.mutation_step,
-      geneCommitment: hb.gene_commitment,
-    });
-    if (!this.#verifier.verify(s.public_key, payload, hb.signature)) return "signature";
-    // 5. Hash chain.
-    if (hb.prev_hash.toLowerCase() !== s.last_hash) return "hash_chain";
-    // 6. Mutation step.
-    if (hb.mutation_step !== s.pending_step) return "mutation_step";
-    // 7. The pending mutation, applied to a copy of the gene state.
-    const advanced = this.core.advanceGene(
-      s.gene_state,
-      s.pending_order,
-      s.session_id,
-      s.pending_step,
-    );
-    if (!advanced) return "mutation";
-    // 8. Gene commitment.
-    if (hb.gene_commitment.toLowerCase() !== advanced.commitment) return "gene_commitment";
-    // 9–11. Timestamp drift, mouse path, fingerprint.
-    const behaviour = checkDrift(hb.timestamp, now) ?? checkMouse(hb.entropy_data.events) ??
-      checkFingerprint(hb.fingerprint);
-    if (behaviour) return behaviour;
-    // 12–14. Next hash with the salt current when the heartbeat was sent, new salt and order, persist.
-    const nextHash = this.core.nextHash(
-      s.last_hash,
-      hb.timestamp,
-      entropyJson(hb.entropy_data.events),
-      stackJson(hb.stack_state),
-      s.salt,
-    );
+    // 4–12. Signature, chain, mutation, commitment, drift, mouse, fingerprint; then H(n).
+    const verdict = await this.verifier.verify(hb, s, now);
+    if (!verdict.ok) return verdict.reason;
+    // 13–14. New salt and order; persist with a compare-and-set on the state checked above.
     const nextSalt = randomHex(16);
     const nextOrder = randomMutationOrder();
-    const ok = this.#sessions.advance({
+    const persisted = await this.#persist({
       session_id: s.session_id,
       expectHash: s.last_hash,
       expectStep: s.pending_step,
-      nextHash,
+      nextHash: verdict.nextHash,
       nextSalt,
       nextOrder,
-      nextGene: advanced.state,
+      nextGene: verdict.nextGene,
       expiresAt: now + SESSION_TTL_MS,
       now,
     });
-    if (!ok) return "conflict";
+    if (!persisted) return "conflict";
     return {
       status: "ok",
       next_salt: nextSalt,
@@ -238,9 +244,8 @@ export class AttestService {
 
   /** Deletes sessions expired for longer than the grace period; returns how many. */
   purgeExpired(): number {
-    const keys = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
-    for (const k of keys) this.#verifier.forget(k);
-    this.counters.purged += keys.length;
-    return keys.length;
+    const purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+    this.counters.purged += purged;
+    return purged;
   }
 }

@@ -103,15 +103,8 @@ export class AttestSessionStore {
     };
   }
 
-  /** Deletes sessions that expired before `cutoff`; returns their public keys. */
-  purge(cutoff: number): string[] {
-    return this.store.tx(() => {
-      const keys = this.store.all<{ public_key: string }>(
-        "SELECT public_key FROM attest_sessions WHERE expires_at < ?",
-        cutoff,
-      ).map((r) => r.public_key);
-      this.store.run("DELETE FROM attest_sessions WHERE expires_at < ?", cutoff);
-      return keys;
-    });
+  /** Deletes sessions that expired before `cutoff`; returns how many. */
+  purge(cutoff: number): number {
+    return this.store.run("DELETE FROM attest_sessions WHERE expires_at < ?", cutoff).changes;
   }
 }

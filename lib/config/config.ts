@@ -55,6 +55,8 @@ export interface Config {
     purgeGraceMs: number;
     /** Origins allowed to call `/init` and `/hb` from a browser; `*` for any. */
     allowedOrigins: string[];
+    /** Threads verifying heartbeats; 0 runs the checks on the request thread. */
+    workers: number;
   };
 }
 
@@ -311,7 +313,24 @@ export const OPTIONS: Option[] = [
       c.attest.allowedOrigins = origins;
     },
   },
+  {
+    env: "PALISADE_ATTEST_WORKERS",
+    flag: "--attest-workers",
+    default: "auto",
+    description:
+      "Threads verifying heartbeats (`auto`: one per core beyond the first; `0`: on the request thread)",
+    apply: (
+      c,
+      v,
+      n,
+    ) => (c.attest.workers = v === "auto" ? autoWorkers() : parseInteger(v, n, 0, 64)),
+  },
 ];
+
+/** One verifier thread per core beyond the one serving requests, at most 4. */
+function autoWorkers(): number {
+  return Math.max(0, Math.min(4, (navigator.hardwareConcurrency ?? 1) - 1));
+}
 
 /** Checks that need several options at once. */
 function crossCheck(c: Config): void {
@@ -344,6 +363,7 @@ function defaults(): Config {
       geneSize: 512,
       purgeGraceMs: 300_000,
       allowedOrigins: ["*"],
+      workers: autoWorkers(),
     },
   };
 }

@@ -13,8 +13,8 @@ export const meta = defineMeta({
 const REJECTED = { status: "ok" } as const;
 
 export const handler = defineHandlers(meta, {
-  POST(ctx) {
-    const outcome = ctx.state.services.attest.heartbeat(ctx.body);
+  async POST(ctx) {
+    const outcome = await ctx.state.services.attest.heartbeat(ctx.body);
     return outcome.accepted ? outcome.response : REJECTED;
   },
 });

@@ -317,3 +317,31 @@ Deno.test("a body that is not JSON or lacks a field is refused with 400, never 5
   }
   assertEquals(rig.row(client.session!.session_id)!.chain_length, 0);
 });
+
+Deno.test({
+  name:
+    "with verifier threads: a chain is accepted, a bad commitment is rejected for that reason, and a race has one winner",
+  sanitizeResources: false,
+  async fn() {
+    await using rig = await startAttestRig({ env: { PALISADE_ATTEST_WORKERS: "2" } });
+    const client = await rig.client();
+    for (let i = 1; i <= 4; i++) {
+      rig.clock.advance(GAP_MS);
+      assert(await client.heartbeat(), `heartbeat ${i}`);
+    }
+    rig.clock.advance(GAP_MS);
+    const bad = client.prepare().request;
+    bad.gene_commitment = "00".repeat(32);
+    client.sign(bad);
+    const before = await rig.rejected("gene_commitment");
+    assertEquals((await postHb(rig, bad)).text, '{"status":"ok"}');
+    assertEquals(await rig.rejected("gene_commitment"), before + 1);
+
+    const racer = await rig.client();
+    rig.clock.advance(GAP_MS);
+    const same = racer.prepare().request;
+    const results = await Promise.all(Array.from({ length: 5 }, () => postHb(rig, same)));
+    assertEquals(results.filter((r) => JSON.parse(r.text).next_salt !== undefined).length, 1);
+    assertEquals(rig.row(client.session!.session_id)!.chain_length, 4);
+  },
+});

@@ -51,6 +51,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     PALISADE_ADMIN_USER: ADMIN.username,
     PALISADE_ADMIN_PASSWORD: ADMIN.password,
     PALISADE_HOST_DRIVER: "none",
+    // Verifier threads only where a test asks for them: most tests start many servers.
+    PALISADE_ATTEST_WORKERS: "0",
     ...opts.env,
   });
   opts.configure?.(config);
