@@ -5,6 +5,7 @@
  * in the store. Callers only learn accepted or not; the reason goes to the
  * counters behind `/metrics`.
  */
+import { clearImmediate, setImmediate } from "node:timers";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
@@ -88,7 +89,7 @@ export class AttestService {
   readonly limiter = new SlidingWindowLimiter(5, 10_000);
   readonly #sessions: AttestSessionStore;
   #queue: PendingWrite[] = [];
-  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #flushTimer: ReturnType<typeof setImmediate> | null = null;
 
   constructor(
     private readonly store: Store,
@@ -103,7 +104,9 @@ export class AttestService {
 
   /**
    * Queues an accepted heartbeat's compare-and-set; resolves once the
-   * transaction holding it has committed. Writing the heartbeats of one
+   * transaction holding it has committed. The flush runs with setImmediate:
+   * after the I/O of the current loop turn (so the turn's heartbeats share a
+   * transaction) but without a timer's delay (setTimeout(0) is 2 ms here). Writing the heartbeats of one
    * event-loop turn in one transaction writes each WAL page once per batch
    * instead of once per heartbeat, and the answer still waits for the commit.
    */
@@ -111,7 +114,7 @@ export class AttestService {
     return new Promise((done) => {
       this.#queue.push({ advance, done });
       if (this.#queue.length >= MAX_BATCH) this.flush();
-      else this.#flushTimer ??= setTimeout(() => this.flush(), 0);
+      else this.#flushTimer ??= setImmediate(() => this.flush());
     });
   }
 
@@ -123,7 +126,7 @@ export class AttestService {
 
   /** Writes queued acceptances now (also called on shutdown). */
   flush(): void {
-    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    if (this.#flushTimer !== null) clearImmediate(this.#flushTimer);
     this.#flushTimer = null;
     const batch = this.#queue;
     this.#queue = [];

@@ -6,6 +6,7 @@
  * event-loop turn and worker) to keep the messaging cost per heartbeat small.
  * With no workers the same function runs inline.
  */
+import { clearImmediate, setImmediate } from "node:timers";
 import type { HeartbeatRequest } from "./attest.ts";
 import type { Core } from "./core.ts";
 import { Ed25519Verifier } from "./ed25519.ts";
@@ -45,7 +46,7 @@ export class WorkerVerifier implements HeartbeatVerifier {
   readonly #workers: Worker[];
   readonly #inflight = new Map<number, ((v: Verdict) => void)[]>();
   #pending: Pending = { jobs: [], done: [] };
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: ReturnType<typeof setImmediate> | null = null;
   #nextBatch = 0;
   #nextWorker = 0;
 
@@ -83,12 +84,12 @@ export class WorkerVerifier implements HeartbeatVerifier {
       this.#pending.jobs.push({ hb, session, now });
       this.#pending.done.push(done);
       if (this.#pending.jobs.length >= 64) this.#post();
-      else this.#timer ??= setTimeout(() => this.#post(), 0);
+      else this.#timer ??= setImmediate(() => this.#post());
     });
   }
 
   #post(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    if (this.#timer !== null) clearImmediate(this.#timer);
     this.#timer = null;
     const batch = this.#pending;
     if (batch.jobs.length === 0) return;
@@ -100,7 +101,7 @@ export class WorkerVerifier implements HeartbeatVerifier {
   }
 
   close(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    if (this.#timer !== null) clearImmediate(this.#timer);
     for (const w of this.#workers) w.terminate();
     // Whatever was still in flight is answered as a rejection: nothing was persisted for it.
     for (const done of this.#inflight.values()) {
