@@ -12,6 +12,12 @@ import type { Core } from "./core.ts";
 import { Ed25519Verifier } from "./ed25519.ts";
 import { type SessionSnapshot, type Verdict, verifyHeartbeat } from "./verify_heartbeat.ts";
 
+/**
+ * Jobs per message. Small batches let the request thread and the workers
+ * overlap: with one large batch per loop turn they take turns instead.
+ */
+const BATCH = 8;
+
 export interface HeartbeatVerifier {
   verify(hb: HeartbeatRequest, session: SessionSnapshot, now: number): Promise<Verdict>;
   close(): void;
@@ -83,7 +89,7 @@ export class WorkerVerifier implements HeartbeatVerifier {
     return new Promise((done) => {
       this.#pending.jobs.push({ hb, session, now });
       this.#pending.done.push(done);
-      if (this.#pending.jobs.length >= 64) this.#post();
+      if (this.#pending.jobs.length >= BATCH) this.#post();
       else this.#timer ??= setImmediate(() => this.#post());
     });
   }
