@@ -106,8 +106,41 @@ export interface PeerWithTelemetry extends PeerView {
 export interface PeerFilter {
   interface_id?: string;
   status?: PeerStatus;
+  /** Case-insensitive substring of the peer name (ASCII case folding, SQLite LIKE). */
+  search?: string;
   limit?: number;
   offset?: number;
+}
+
+/** The WHERE clause of a filtered listing or count; `p` is the peers alias. */
+function filterSql(filter: Omit<PeerFilter, "limit" | "offset">): {
+  where: string;
+  params: string[];
+} {
+  const where: string[] = [];
+  const params: string[] = [];
+  if (filter.interface_id) {
+    where.push("p.interface_id = ?");
+    params.push(filter.interface_id);
+  }
+  if (filter.status) {
+    where.push("p.status = ?");
+    params.push(filter.status);
+  }
+  if (filter.search) {
+    // The name is data, not a pattern: escape LIKE's wildcards.
+    where.push("p.name LIKE ? ESCAPE '\\'");
+    params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { where: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+/** A page of a peer listing: `total` counts every match; `limit` is null when none was given. */
+export interface PeerPage {
+  peers: PeerWithTelemetry[];
+  total: number;
+  limit: number | null;
+  offset: number;
 }
 
 export interface ConfigOptions {
@@ -237,20 +270,9 @@ export class PeerService {
 
   /** Peers (all, or filtered) with telemetry from one host read: one SQL query, one dump. */
   async list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (filter.interface_id) {
-      where.push("p.interface_id = ?");
-      params.push(filter.interface_id);
-    }
-    if (filter.status) {
-      where.push("p.status = ?");
-      params.push(filter.status);
-    }
+    const { where, params } = filterSql(filter);
     const sql = `SELECT ${LIST_COLUMNS} FROM peers p JOIN interfaces i ON i.id = p.interface_id
-      ${
-      where.length ? `WHERE ${where.join(" AND ")}` : ""
-    } ORDER BY i.name, p.name LIMIT ? OFFSET ?`;
+      ${where} ORDER BY i.name, p.name LIMIT ? OFFSET ?`;
     // Start the host read first: the query and the objects are built while
     // `wg` works in its own process, and only the merge waits for it.
     const statePromise = this.ctx.telemetry.state();
@@ -291,20 +313,20 @@ export class PeerService {
     return s;
   }
 
+  /** GET /peers: a listing with its total; without a limit every match is returned. */
+  async page(filter: PeerFilter = {}): Promise<PeerPage> {
+    const peers = await this.list(filter);
+    const offset = filter.offset ?? 0;
+    // A full listing is its own total; only a real page needs the count query.
+    const total = filter.limit === undefined && offset === 0 ? peers.length : this.count(filter);
+    return { peers, total, limit: filter.limit ?? null, offset };
+  }
+
   /** Number of peers matching `filter` (for pagination). */
   count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.interface_id) {
-      where.push("interface_id = ?");
-      params.push(filter.interface_id);
-    }
-    if (filter.status) {
-      where.push("status = ?");
-      params.push(filter.status);
-    }
+    const { where, params } = filterSql(filter);
     return this.ctx.store.get<{ n: number }>(
-      `SELECT count(*) AS n FROM peers ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+      `SELECT count(*) AS n FROM peers p ${where}`,
       ...params,
     )!.n;
   }
