@@ -32,10 +32,16 @@ Deno.test("POST /interfaces/{id}/peers allocates addresses (201); GET /peers lis
     ),
     ["wg1/laptop/10.8.0.2", "wg1/phone/10.8.0.3", "wg2/router/10.9.0.50"],
   );
+  assertEquals(
+    all.body.peers.map((x: { allowed_ips: string }) => x.allowed_ips),
+    ["0.0.0.0/0, ::/0", "10.8.0.0/24", "0.0.0.0/0, ::/0"],
+  );
   // Host layer off: no telemetry rather than made-up zeros.
   assertEquals(all.body.peers[0].telemetry, null);
   const one = await api.get(`/peers/${p.id}`);
   assertEquals(one.body, { ...p, telemetry: null });
+  // The listing builds rows its own (faster) way; they must equal the detail view.
+  assertEquals(all.body.peers[0], one.body);
   const ofB = await api.get(`/interfaces/${b.id}/peers`);
   assertEquals(ofB.body.peers.map((x: { name: string }) => x.name), ["router"]);
   assertEquals(ofB.body.total, 1);
