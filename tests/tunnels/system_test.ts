@@ -13,6 +13,7 @@ import { apiClient, collectFrames } from "../helpers/api_client.ts";
 import { destroyNetns, netns, randomSuffix } from "../helpers/netns.ts";
 import { haveSystem, run } from "../helpers/system.ts";
 import { call, startTestServer } from "../helpers/test_server.ts";
+import { createLogger } from "../../lib/log/log.ts";
 
 const TOOLS = ["ip", "wg", "wireguard-go", "nft", "ping", "wg-quick"];
 const USERSPACE = { WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
@@ -58,7 +59,10 @@ Deno.test("tunnels system over HTTP: downloaded configs carry pings; the API sho
     const ping = (i: number, args: string[], allowFail = false) =>
       run("ip", ["netns", "exec", links[i].ns, "ping", ...args, "10.99.0.1"], { allowFail });
 
+    // Warnings and errors (e.g. a failed host read of the periodic pass) explain a timeout.
+    const logs: string[] = [];
     await using t = await startTestServer({
+      log: createLogger("warn", (line) => logs.push(line)),
       env: {
         PALISADE_HOST_DRIVER: "linux",
         PALISADE_HOST_NETNS: server.name,
@@ -100,6 +104,15 @@ Deno.test("tunnels system over HTTP: downloaded configs carry pings; the API sho
       profile: "split-tunnel",
     })).body;
     assertEquals((await api.get("/reconcile/plan")).body.in_sync, true);
+    // The periodic pass announces handshake *changes*: the first pass that sees a peer only
+    // records it. Wait for a successful pass that saw both peers before any traffic.
+    const createdAt = Date.parse(peerB.created_at);
+    for (let i = 0;; i++) {
+      const pass = (await api.get("/diagnostics/tunnels")).body.last_pass;
+      if (pass && pass.error === null && Date.parse(pass.at) > createdAt) break;
+      if (i === 50) throw new Error(`no successful pass: ${JSON.stringify(pass)} ${logs}`);
+      await sleep(200);
+    }
 
     for (const [i, peer] of [peerA, peerB].entries()) {
       const res = await api.fetch(
@@ -129,7 +142,13 @@ Deno.test("tunnels system over HTTP: downloaded configs carry pings; the API sho
         (f) => f.type === "PeerHandshake" && f.payload.id === peer.id,
         10_000,
         `PeerHandshake of ${peer.name}`,
-      );
+      ).catch((err) => {
+        throw new Error(
+          `${err.message}; last pass ${JSON.stringify(t.services.tunnels.monitor.last)}; frames ${
+            JSON.stringify(ws.frames.map((f) => f.type))
+          }; logs ${logs.join("\n")}`,
+        );
+      });
       assertEquals(frame.payload.interface_id, iface.id);
       assertEquals(frame.payload.public_key, peer.public_key);
       assertNotEquals(frame.payload.latest_handshake, null);
@@ -187,6 +206,21 @@ Deno.test("tunnels system over HTTP: downloaded configs carry pings; the API sho
     assertEquals(await telemetryOfB(), bBefore, "enabling A leaves B's handshake and counters");
     await ping(1, ["-c", "1", "-w", "10"]);
     assertEquals((await api.get("/reconcile/plan")).body.in_sync, true);
+    // Dozens of passes ran; PeerHandshake went out only when a handshake time changed:
+    // once for B, and again for A after its session was rebuilt.
+    await ws.waitFor(
+      (f) =>
+        f.type === "PeerHandshake" && f.payload.id === peerA.id &&
+        f.payload.latest_handshake !==
+          ws.frames.find((g) => g.type === "PeerHandshake" && g.payload.id === peerA.id)!.payload
+            .latest_handshake,
+      5000,
+      "a second PeerHandshake of alpha",
+    );
+    const handshakesOf = (id: string) =>
+      ws.frames.filter((f) => f.type === "PeerHandshake" && f.payload.id === id).length;
+    assertEquals(handshakesOf(peerB.id), 1);
+    assertEquals(handshakesOf(peerA.id), 2);
 
     const audit = (await api.get("/audit?limit=100")).body.records.map(
       (r: { event_type: string }) => r.event_type,
