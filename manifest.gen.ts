@@ -14,38 +14,58 @@ import * as $10 from "./routes/admin/api/v1/auth/password.ts";
 import * as $11 from "./routes/admin/api/v1/auth/session.ts";
 import * as $12 from "./routes/admin/api/v1/auth/tokens/[id].ts";
 import * as $13 from "./routes/admin/api/v1/auth/tokens/index.ts";
-import * as $14 from "./routes/admin/api/v1/openapi.json.ts";
-import * as $15 from "./routes/admin/api/v1/system/health.ts";
-import * as $16 from "./routes/admin/api/v1/system/index.ts";
-import * as $17 from "./routes/admin/api/v1/system/settings.ts";
-import * as $18 from "./routes/admin/api/v1/system/version.ts";
-import * as $19 from "./routes/admin/api/v1/ws.ts";
-import * as $20 from "./routes/admin/login.tsx";
-import * as $21 from "./routes/admin/logout.ts";
-import * as $22 from "./routes/admin/static/[...path].ts";
-import * as $23 from "./routes/attest/[...path].ts";
-import * as $24 from "./routes/attest/_middleware.ts";
-import * as $25 from "./routes/attest/hb.ts";
-import * as $26 from "./routes/attest/health.ts";
-import * as $27 from "./routes/attest/index.ts";
-import * as $28 from "./routes/attest/init.ts";
-import * as $29 from "./routes/attest/metrics.ts";
-import * as $30 from "./routes/attest/openapi.json.ts";
-import * as $31 from "./routes/attest/palisade-attest.js.ts";
-import * as $32 from "./routes/attest/palisade-attest.wasm.ts";
-import * as $33 from "./routes/attest/stats.ts";
-import * as $34 from "./routes/dns_api/_middleware.ts";
-import * as $35 from "./routes/dns_api/api/v1/auth/login.ts";
-import * as $36 from "./routes/dns_api/api/v1/openapi.json.ts";
-import * as $37 from "./routes/dns_api/api/v1/users.ts";
-import * as $38 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
-import * as $39 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
-import * as $40 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
-import * as $41 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
-import * as $42 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
-import * as $43 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
-import * as $44 from "./routes/dns_api/api/v1/zones/index.ts";
-import * as $45 from "./islands/AuditTail.tsx";
+import * as $14 from "./routes/admin/api/v1/client-profiles/index.ts";
+import * as $15 from "./routes/admin/api/v1/client-profiles/resolve.ts";
+import * as $16 from "./routes/admin/api/v1/diagnostics/[subsystem].ts";
+import * as $17 from "./routes/admin/api/v1/diagnostics/all.ts";
+import * as $18 from "./routes/admin/api/v1/interfaces/[id].ts";
+import * as $19 from "./routes/admin/api/v1/interfaces/[id]/disable.ts";
+import * as $20 from "./routes/admin/api/v1/interfaces/[id]/enable.ts";
+import * as $21 from "./routes/admin/api/v1/interfaces/[id]/peers.ts";
+import * as $22 from "./routes/admin/api/v1/interfaces/[id]/restart.ts";
+import * as $23 from "./routes/admin/api/v1/interfaces/[id]/status.ts";
+import * as $24 from "./routes/admin/api/v1/interfaces/index.ts";
+import * as $25 from "./routes/admin/api/v1/openapi.json.ts";
+import * as $26 from "./routes/admin/api/v1/peers/[id].ts";
+import * as $27 from "./routes/admin/api/v1/peers/[id]/config.ts";
+import * as $28 from "./routes/admin/api/v1/peers/[id]/disable.ts";
+import * as $29 from "./routes/admin/api/v1/peers/[id]/enable.ts";
+import * as $30 from "./routes/admin/api/v1/peers/[id]/qr.ts";
+import * as $31 from "./routes/admin/api/v1/peers/[id]/revoke.ts";
+import * as $32 from "./routes/admin/api/v1/peers/index.ts";
+import * as $33 from "./routes/admin/api/v1/reconcile/apply.ts";
+import * as $34 from "./routes/admin/api/v1/reconcile/plan.ts";
+import * as $35 from "./routes/admin/api/v1/system/health.ts";
+import * as $36 from "./routes/admin/api/v1/system/index.ts";
+import * as $37 from "./routes/admin/api/v1/system/settings.ts";
+import * as $38 from "./routes/admin/api/v1/system/version.ts";
+import * as $39 from "./routes/admin/api/v1/ws.ts";
+import * as $40 from "./routes/admin/login.tsx";
+import * as $41 from "./routes/admin/logout.ts";
+import * as $42 from "./routes/admin/static/[...path].ts";
+import * as $43 from "./routes/attest/[...path].ts";
+import * as $44 from "./routes/attest/_middleware.ts";
+import * as $45 from "./routes/attest/hb.ts";
+import * as $46 from "./routes/attest/health.ts";
+import * as $47 from "./routes/attest/index.ts";
+import * as $48 from "./routes/attest/init.ts";
+import * as $49 from "./routes/attest/metrics.ts";
+import * as $50 from "./routes/attest/openapi.json.ts";
+import * as $51 from "./routes/attest/palisade-attest.js.ts";
+import * as $52 from "./routes/attest/palisade-attest.wasm.ts";
+import * as $53 from "./routes/attest/stats.ts";
+import * as $54 from "./routes/dns_api/_middleware.ts";
+import * as $55 from "./routes/dns_api/api/v1/auth/login.ts";
+import * as $56 from "./routes/dns_api/api/v1/openapi.json.ts";
+import * as $57 from "./routes/dns_api/api/v1/users.ts";
+import * as $58 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
+import * as $59 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
+import * as $60 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
+import * as $61 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $62 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $63 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $64 from "./routes/dns_api/api/v1/zones/index.ts";
+import * as $65 from "./islands/AuditTail.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -64,44 +84,64 @@ export const manifest: Manifest = {
       "api/v1/auth/session.ts": $11,
       "api/v1/auth/tokens/[id].ts": $12,
       "api/v1/auth/tokens/index.ts": $13,
-      "api/v1/openapi.json.ts": $14,
-      "api/v1/system/health.ts": $15,
-      "api/v1/system/index.ts": $16,
-      "api/v1/system/settings.ts": $17,
-      "api/v1/system/version.ts": $18,
-      "api/v1/ws.ts": $19,
-      "login.tsx": $20,
-      "logout.ts": $21,
-      "static/[...path].ts": $22,
+      "api/v1/client-profiles/index.ts": $14,
+      "api/v1/client-profiles/resolve.ts": $15,
+      "api/v1/diagnostics/[subsystem].ts": $16,
+      "api/v1/diagnostics/all.ts": $17,
+      "api/v1/interfaces/[id].ts": $18,
+      "api/v1/interfaces/[id]/disable.ts": $19,
+      "api/v1/interfaces/[id]/enable.ts": $20,
+      "api/v1/interfaces/[id]/peers.ts": $21,
+      "api/v1/interfaces/[id]/restart.ts": $22,
+      "api/v1/interfaces/[id]/status.ts": $23,
+      "api/v1/interfaces/index.ts": $24,
+      "api/v1/openapi.json.ts": $25,
+      "api/v1/peers/[id].ts": $26,
+      "api/v1/peers/[id]/config.ts": $27,
+      "api/v1/peers/[id]/disable.ts": $28,
+      "api/v1/peers/[id]/enable.ts": $29,
+      "api/v1/peers/[id]/qr.ts": $30,
+      "api/v1/peers/[id]/revoke.ts": $31,
+      "api/v1/peers/index.ts": $32,
+      "api/v1/reconcile/apply.ts": $33,
+      "api/v1/reconcile/plan.ts": $34,
+      "api/v1/system/health.ts": $35,
+      "api/v1/system/index.ts": $36,
+      "api/v1/system/settings.ts": $37,
+      "api/v1/system/version.ts": $38,
+      "api/v1/ws.ts": $39,
+      "login.tsx": $40,
+      "logout.ts": $41,
+      "static/[...path].ts": $42,
     },
     attest: {
-      "[...path].ts": $23,
-      "_middleware.ts": $24,
-      "hb.ts": $25,
-      "health.ts": $26,
-      "index.ts": $27,
-      "init.ts": $28,
-      "metrics.ts": $29,
-      "openapi.json.ts": $30,
-      "palisade-attest.js.ts": $31,
-      "palisade-attest.wasm.ts": $32,
-      "stats.ts": $33,
+      "[...path].ts": $43,
+      "_middleware.ts": $44,
+      "hb.ts": $45,
+      "health.ts": $46,
+      "index.ts": $47,
+      "init.ts": $48,
+      "metrics.ts": $49,
+      "openapi.json.ts": $50,
+      "palisade-attest.js.ts": $51,
+      "palisade-attest.wasm.ts": $52,
+      "stats.ts": $53,
     },
     dns_api: {
-      "_middleware.ts": $34,
-      "api/v1/auth/login.ts": $35,
-      "api/v1/openapi.json.ts": $36,
-      "api/v1/users.ts": $37,
-      "api/v1/zones/[name]/export.ts": $38,
-      "api/v1/zones/[name]/import.ts": $39,
-      "api/v1/zones/[name]/index.ts": $40,
-      "api/v1/zones/[name]/records/[id].ts": $41,
-      "api/v1/zones/[name]/records/batch.ts": $42,
-      "api/v1/zones/[name]/records/index.ts": $43,
-      "api/v1/zones/index.ts": $44,
+      "_middleware.ts": $54,
+      "api/v1/auth/login.ts": $55,
+      "api/v1/openapi.json.ts": $56,
+      "api/v1/users.ts": $57,
+      "api/v1/zones/[name]/export.ts": $58,
+      "api/v1/zones/[name]/import.ts": $59,
+      "api/v1/zones/[name]/index.ts": $60,
+      "api/v1/zones/[name]/records/[id].ts": $61,
+      "api/v1/zones/[name]/records/batch.ts": $62,
+      "api/v1/zones/[name]/records/index.ts": $63,
+      "api/v1/zones/index.ts": $64,
     },
   },
   islands: {
-    AuditTail: $45,
+    AuditTail: $65,
   },
 };

@@ -25,6 +25,7 @@ import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import type { Store } from "./store/store.ts";
+import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
 import { SystemService } from "./system/system.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 
@@ -45,6 +46,8 @@ export interface Services {
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
   tunnels: Tunnels;
+  /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
+  diagnostics: Diagnostics;
   /** Applies stored tunnel state to the host and starts the periodic pass; never throws. */
   start(): Promise<void>;
   /** Stops timers; the caller closes the store. */
@@ -152,6 +155,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     }),
   });
 
+  const diagnostics = new Diagnostics()
+    .register("database", () => databaseDiagnostics(store))
+    .register("tunnels", () => tunnels.diagnostics());
+
   const housekeeping = setInterval(() => {
     try {
       sessions.purgeExpired();
@@ -178,6 +185,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     dns,
     dnsResponder,
     tunnels,
+    diagnostics,
     async start() {
       await tunnels.start();
     },

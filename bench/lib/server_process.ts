@@ -22,9 +22,20 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
+export interface ServerProcessOptions {
+  /**
+   * A data folder prepared by the caller (e.g. a store seeded with peers);
+   * a fresh temporary one when absent. Removed on dispose either way.
+   */
+  dataDir?: string;
+}
+
 /** Starts main.ts and waits for its listener lines. */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const dataDir = await Deno.makeTempDir({ prefix: "palisade-bench-" });
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  opts: ServerProcessOptions = {},
+): Promise<ServerProcess> {
+  const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "palisade-bench-" });
   const password = "bench-password-0123456789";
   const child = new Deno.Command(Deno.execPath(), {
     // BENCH_SERVER_FLAGS passes extra Deno flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
