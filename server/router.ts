@@ -103,6 +103,7 @@ const JSON_HEADERS: Record<string, string> = {
 
 class RequestContext implements Context {
   body: unknown = undefined;
+  rawJson: string | undefined = undefined;
   query: unknown = undefined;
   #headers: Headers | undefined;
   /** True once the extra headers went into the response at creation. */
@@ -209,7 +210,9 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     }
     if (meta.body) {
       if (SAFE.has(ctx.req.method)) throw new ValidationError("This method takes no body");
-      ctx.body = validate(meta.body, await decodeBody(ctx.req), "body");
+      const decoded = await decodeBody(ctx.req);
+      ctx.body = validate(meta.body, decoded.value, "body");
+      ctx.rawJson = decoded.json;
     }
     const result = fn ? await fn(ctx) : undefined;
     if (result instanceof Response) return result;

@@ -189,9 +189,13 @@ export class AttestService {
     }
   }
 
-  /** Verifies a heartbeat in the spec's order; advances the session only when every check passes. */
-  async heartbeat(hb: HeartbeatRequest): Promise<HeartbeatOutcome> {
-    const result = await this.#check(hb);
+  /**
+   * Verifies a heartbeat in the spec's order; advances the session only when
+   * every check passes. `json` is the validated request text `hb` was parsed
+   * from, when the caller has it (the verifier threads take the text).
+   */
+  async heartbeat(hb: HeartbeatRequest, json?: string): Promise<HeartbeatOutcome> {
+    const result = await this.#check(hb, json);
     if (typeof result === "string") {
       this.counters.reject(result);
       return { accepted: false, reason: result };
@@ -200,7 +204,7 @@ export class AttestService {
     return { accepted: true, response: result };
   }
 
-  async #check(hb: HeartbeatRequest): Promise<RejectReason | Accepted> {
+  async #check(hb: HeartbeatRequest, json?: string): Promise<RejectReason | Accepted> {
     const now = this.clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
@@ -210,7 +214,7 @@ export class AttestService {
     // 3. Expiry.
     if (now > s.expires_at) return "expired";
     // 4–12. Signature, chain, mutation, commitment, drift, mouse, fingerprint; then H(n).
-    const verdict = await this.verifier.verify(hb, s, now);
+    const verdict = await this.verifier.verify(hb, s, now, json);
     if (!verdict.ok) return verdict.reason;
     // 13–14. New salt and order; persist with a compare-and-set on the state checked above.
     const nextSalt = randomHex(16);

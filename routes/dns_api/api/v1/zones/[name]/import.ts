@@ -26,7 +26,7 @@ const RAW_TYPES = new Set(["text/dns", "text/plain", "application/dns", "text/x-
 async function readZoneText(req: Request): Promise<{ text: string; replace?: boolean }> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type === "application/json") {
-    const body = validate(ImportJsonInput, await decodeBody(req), "body");
+    const body = validate(ImportJsonInput, (await decodeBody(req)).value, "body");
     return { text: (body.zone_file ?? body.content)!, replace: body.replace };
   }
   if (!RAW_TYPES.has(type)) {
