@@ -32,32 +32,61 @@ import * as $28 from "./routes/admin/api/v1/auth/password.ts";
 import * as $29 from "./routes/admin/api/v1/auth/session.ts";
 import * as $30 from "./routes/admin/api/v1/auth/tokens/[id].ts";
 import * as $31 from "./routes/admin/api/v1/auth/tokens/index.ts";
-import * as $32 from "./routes/admin/api/v1/openapi.json.ts";
-import * as $33 from "./routes/admin/api/v1/system/health.ts";
-import * as $34 from "./routes/admin/api/v1/system/index.ts";
-import * as $35 from "./routes/admin/api/v1/system/settings.ts";
-import * as $36 from "./routes/admin/api/v1/system/version.ts";
-import * as $37 from "./routes/admin/api/v1/ws.ts";
-import * as $38 from "./routes/admin/login.tsx";
-import * as $39 from "./routes/admin/logout.ts";
-import * as $40 from "./routes/admin/static/[...path].ts";
-import * as $41 from "./routes/attest/[...path].ts";
-import * as $42 from "./routes/attest/_middleware.ts";
-import * as $43 from "./routes/attest/hb.ts";
-import * as $44 from "./routes/attest/health.ts";
-import * as $45 from "./routes/attest/index.ts";
-import * as $46 from "./routes/attest/init.ts";
-import * as $47 from "./routes/attest/metrics.ts";
-import * as $48 from "./routes/attest/openapi.json.ts";
-import * as $49 from "./routes/attest/stats.ts";
-import * as $50 from "./routes/dns_api/_middleware.ts";
-import * as $51 from "./routes/dns_api/api/v1/auth/login.ts";
-import * as $52 from "./routes/dns_api/api/v1/openapi.json.ts";
-import * as $53 from "./routes/dns_api/api/v1/users.ts";
-import * as $54 from "./islands/AttestLive.tsx";
-import * as $55 from "./islands/AuditTail.tsx";
-import * as $56 from "./islands/PeerTable.tsx";
-import * as $57 from "./islands/QrDialog.tsx";
+import * as $32 from "./routes/admin/api/v1/client-profiles/index.ts";
+import * as $33 from "./routes/admin/api/v1/client-profiles/resolve.ts";
+import * as $34 from "./routes/admin/api/v1/diagnostics/[subsystem].ts";
+import * as $35 from "./routes/admin/api/v1/diagnostics/all.ts";
+import * as $36 from "./routes/admin/api/v1/interfaces/[id].ts";
+import * as $37 from "./routes/admin/api/v1/interfaces/[id]/disable.ts";
+import * as $38 from "./routes/admin/api/v1/interfaces/[id]/enable.ts";
+import * as $39 from "./routes/admin/api/v1/interfaces/[id]/peers.ts";
+import * as $40 from "./routes/admin/api/v1/interfaces/[id]/restart.ts";
+import * as $41 from "./routes/admin/api/v1/interfaces/[id]/status.ts";
+import * as $42 from "./routes/admin/api/v1/interfaces/index.ts";
+import * as $43 from "./routes/admin/api/v1/openapi.json.ts";
+import * as $44 from "./routes/admin/api/v1/peers/[id].ts";
+import * as $45 from "./routes/admin/api/v1/peers/[id]/config.ts";
+import * as $46 from "./routes/admin/api/v1/peers/[id]/disable.ts";
+import * as $47 from "./routes/admin/api/v1/peers/[id]/enable.ts";
+import * as $48 from "./routes/admin/api/v1/peers/[id]/qr.ts";
+import * as $49 from "./routes/admin/api/v1/peers/[id]/revoke.ts";
+import * as $50 from "./routes/admin/api/v1/peers/index.ts";
+import * as $51 from "./routes/admin/api/v1/reconcile/apply.ts";
+import * as $52 from "./routes/admin/api/v1/reconcile/plan.ts";
+import * as $53 from "./routes/admin/api/v1/system/health.ts";
+import * as $54 from "./routes/admin/api/v1/system/index.ts";
+import * as $55 from "./routes/admin/api/v1/system/settings.ts";
+import * as $56 from "./routes/admin/api/v1/system/version.ts";
+import * as $57 from "./routes/admin/api/v1/ws.ts";
+import * as $58 from "./routes/admin/login.tsx";
+import * as $59 from "./routes/admin/logout.ts";
+import * as $60 from "./routes/admin/static/[...path].ts";
+import * as $61 from "./routes/attest/[...path].ts";
+import * as $62 from "./routes/attest/_middleware.ts";
+import * as $63 from "./routes/attest/hb.ts";
+import * as $64 from "./routes/attest/health.ts";
+import * as $65 from "./routes/attest/index.ts";
+import * as $66 from "./routes/attest/init.ts";
+import * as $67 from "./routes/attest/metrics.ts";
+import * as $68 from "./routes/attest/openapi.json.ts";
+import * as $69 from "./routes/attest/palisade-attest.js.ts";
+import * as $70 from "./routes/attest/palisade-attest.wasm.ts";
+import * as $71 from "./routes/attest/stats.ts";
+import * as $72 from "./routes/dns_api/_middleware.ts";
+import * as $73 from "./routes/dns_api/api/v1/auth/login.ts";
+import * as $74 from "./routes/dns_api/api/v1/openapi.json.ts";
+import * as $75 from "./routes/dns_api/api/v1/users.ts";
+import * as $76 from "./routes/dns_api/api/v1/zones/[name]/export.ts";
+import * as $77 from "./routes/dns_api/api/v1/zones/[name]/import.ts";
+import * as $78 from "./routes/dns_api/api/v1/zones/[name]/index.ts";
+import * as $79 from "./routes/dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $80 from "./routes/dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $81 from "./routes/dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $82 from "./routes/dns_api/api/v1/zones/index.ts";
+import * as $83 from "./islands/AttestLive.tsx";
+import * as $84 from "./islands/AuditTail.tsx";
+import * as $85 from "./islands/PeerTable.tsx";
+import * as $86 from "./islands/QrDialog.tsx";
 
 export const manifest: Manifest = {
   listeners: {
@@ -94,38 +123,67 @@ export const manifest: Manifest = {
       "api/v1/auth/session.ts": $29,
       "api/v1/auth/tokens/[id].ts": $30,
       "api/v1/auth/tokens/index.ts": $31,
-      "api/v1/openapi.json.ts": $32,
-      "api/v1/system/health.ts": $33,
-      "api/v1/system/index.ts": $34,
-      "api/v1/system/settings.ts": $35,
-      "api/v1/system/version.ts": $36,
-      "api/v1/ws.ts": $37,
-      "login.tsx": $38,
-      "logout.ts": $39,
-      "static/[...path].ts": $40,
+      "api/v1/client-profiles/index.ts": $32,
+      "api/v1/client-profiles/resolve.ts": $33,
+      "api/v1/diagnostics/[subsystem].ts": $34,
+      "api/v1/diagnostics/all.ts": $35,
+      "api/v1/interfaces/[id].ts": $36,
+      "api/v1/interfaces/[id]/disable.ts": $37,
+      "api/v1/interfaces/[id]/enable.ts": $38,
+      "api/v1/interfaces/[id]/peers.ts": $39,
+      "api/v1/interfaces/[id]/restart.ts": $40,
+      "api/v1/interfaces/[id]/status.ts": $41,
+      "api/v1/interfaces/index.ts": $42,
+      "api/v1/openapi.json.ts": $43,
+      "api/v1/peers/[id].ts": $44,
+      "api/v1/peers/[id]/config.ts": $45,
+      "api/v1/peers/[id]/disable.ts": $46,
+      "api/v1/peers/[id]/enable.ts": $47,
+      "api/v1/peers/[id]/qr.ts": $48,
+      "api/v1/peers/[id]/revoke.ts": $49,
+      "api/v1/peers/index.ts": $50,
+      "api/v1/reconcile/apply.ts": $51,
+      "api/v1/reconcile/plan.ts": $52,
+      "api/v1/system/health.ts": $53,
+      "api/v1/system/index.ts": $54,
+      "api/v1/system/settings.ts": $55,
+      "api/v1/system/version.ts": $56,
+      "api/v1/ws.ts": $57,
+      "login.tsx": $58,
+      "logout.ts": $59,
+      "static/[...path].ts": $60,
     },
     attest: {
-      "[...path].ts": $41,
-      "_middleware.ts": $42,
-      "hb.ts": $43,
-      "health.ts": $44,
-      "index.ts": $45,
-      "init.ts": $46,
-      "metrics.ts": $47,
-      "openapi.json.ts": $48,
-      "stats.ts": $49,
+      "[...path].ts": $61,
+      "_middleware.ts": $62,
+      "hb.ts": $63,
+      "health.ts": $64,
+      "index.ts": $65,
+      "init.ts": $66,
+      "metrics.ts": $67,
+      "openapi.json.ts": $68,
+      "palisade-attest.js.ts": $69,
+      "palisade-attest.wasm.ts": $70,
+      "stats.ts": $71,
     },
     dns_api: {
-      "_middleware.ts": $50,
-      "api/v1/auth/login.ts": $51,
-      "api/v1/openapi.json.ts": $52,
-      "api/v1/users.ts": $53,
+      "_middleware.ts": $72,
+      "api/v1/auth/login.ts": $73,
+      "api/v1/openapi.json.ts": $74,
+      "api/v1/users.ts": $75,
+      "api/v1/zones/[name]/export.ts": $76,
+      "api/v1/zones/[name]/import.ts": $77,
+      "api/v1/zones/[name]/index.ts": $78,
+      "api/v1/zones/[name]/records/[id].ts": $79,
+      "api/v1/zones/[name]/records/batch.ts": $80,
+      "api/v1/zones/[name]/records/index.ts": $81,
+      "api/v1/zones/index.ts": $82,
     },
   },
   islands: {
-    AttestLive: $54,
-    AuditTail: $55,
-    PeerTable: $56,
-    QrDialog: $57,
+    AttestLive: $83,
+    AuditTail: $84,
+    PeerTable: $85,
+    QrDialog: $86,
   },
 };

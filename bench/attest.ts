@@ -10,17 +10,20 @@
  * is measured. Five rounds keep every session inside the rate limit.
  */
 import { Buffer } from "node:buffer";
+import process from "node:process";
 import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/attest/client.ts";
 import { canonicalPayload } from "../lib/attest/canonical.ts";
 import { loadCore } from "../lib/attest/core.ts";
 import { Http1Connection, type HttpResponse } from "./lib/http1.ts";
-import { startServerProcess } from "./lib/server_process.ts";
+import { cpuByThread, cpuSeconds, startServerProcess } from "./lib/server_process.ts";
 import { percentile } from "./lib/stats.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
+/** Requests written at once per connection (HTTP/1.1 pipelining). */
+const DEPTH = Number(Deno.env.get("BENCH_PIPELINE") ?? 1);
 
 /** Single-core node:crypto verifies per second on a heartbeat-sized payload. */
 function measureVerifyRate(sample: PreparedHeartbeat): number {
@@ -70,6 +73,9 @@ const conns = await Promise.all(
 );
 const verifyRate = measureVerifyRate(clients[0].prepare());
 
+const serverCpuBefore = cpuSeconds(server.pid);
+let clientCpuUs = 0;
+const threadsBefore = cpuByThread(server.pid);
 const latencies: number[] = [];
 let accepted = 0;
 let rejected = 0;
@@ -86,16 +92,25 @@ for (let round = 1; round <= ROUNDS; round++) {
   const responses: HttpResponse[] = new Array(prepared.length);
   // The timed phase only moves bytes; responses are read after the round.
   const start = performance.now();
+  const clientStart = process.cpuUsage();
   let next = 0;
   await Promise.all(conns.map(async (conn) => {
     while (next < prepared.length) {
-      const i = next++;
+      const first = next;
+      next = Math.min(prepared.length, next + DEPTH);
       const t0 = performance.now();
-      responses[i] = await conn.request(prepared[i].bytes);
-      latencies.push(performance.now() - t0);
+      const answers = await conn.pipeline(prepared.slice(first, next).map((p) => p.bytes));
+      // Each request of the burst waited for the whole burst: count that as its latency.
+      const ms = performance.now() - t0;
+      answers.forEach((a, k) => {
+        responses[first + k] = a;
+        latencies.push(ms);
+      });
     }
   }));
   sendMs += performance.now() - start;
+  const used = process.cpuUsage(clientStart);
+  clientCpuUs += used.user + used.system;
   prepared.forEach((item, i) => {
     const body = JSON.parse(responses[i].body);
     if (responses[i].status === 200 && item.client.isAccepted(body)) {
@@ -104,6 +119,12 @@ for (let round = 1; round <= ROUNDS; round++) {
     } else rejected++;
   });
 }
+// Includes the untimed preparation between rounds, when the server is idle.
+const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
+const threadShare = [...cpuByThread(server.pid)].map(([name, cpu]) =>
+  [name, cpu - (threadsBefore.get(name) ?? 0)] as const
+)
+  .filter(([, cpu]) => cpu > 0.01).sort((a, b) => b[1] - a[1]);
 for (const c of conns) c.close();
 
 const rate = accepted / (sendMs / 1000);
@@ -119,6 +140,21 @@ console.log(
   `latency p50 / p99              ${percentile(latencies, 50).toFixed(2)} ms / ${
     percentile(latencies, 99).toFixed(2)
   } ms`,
+);
+console.log(
+  `server CPU per heartbeat       ${
+    (serverCpu / (accepted + rejected) * 1e6).toFixed(0)
+  } µs (all threads)`,
+);
+console.log(
+  `  by thread                    ${
+    threadShare.map(([n, c]) => `${n} ${(c / (accepted + rejected) * 1e6).toFixed(0)} µs`).join(
+      ", ",
+    )
+  }`,
+);
+console.log(
+  `load generator CPU per request ${(clientCpuUs / (accepted + rejected)).toFixed(0)} µs`,
 );
 console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
 console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);

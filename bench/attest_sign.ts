@@ -4,7 +4,8 @@
  * Prints per-call times and the ratio core/node (absolute figures drift on
  * shared machines; the ratio is the comparable figure).
  */
-import { createPrivateKey, sign } from "node:crypto";
+import { sign } from "node:crypto";
+import { privateKeyFromSeed } from "../lib/attest/ed25519.ts";
 import { ensureWasm } from "../scripts/build_wasm.ts";
 import { loadAttestCore } from "../wasm/glue.ts";
 
@@ -35,26 +36,7 @@ function time(fn: () => void): number {
 }
 
 const seed = crypto.getRandomValues(new Uint8Array(32));
-const der = new Uint8Array([
-  0x30,
-  0x2e,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x05,
-  0x06,
-  0x03,
-  0x2b,
-  0x65,
-  0x70,
-  0x04,
-  0x22,
-  0x04,
-  0x20,
-  ...seed,
-]);
-const key = createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" });
+const key = privateKeyFromSeed(seed);
 const encoded = new TextEncoder().encode(msg);
 
 const coreMs = time(() => core.sign_message(msg));

@@ -26,6 +26,7 @@ import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import type { Store } from "./store/store.ts";
+import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
 import { SystemService } from "./system/system.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 
@@ -48,6 +49,8 @@ export interface Services {
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
   tunnels: Tunnels;
+  /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
+  diagnostics: Diagnostics;
   /** Applies stored tunnel state to the host and starts the periodic pass; never throws. */
   start(): Promise<void>;
   /** Stops timers; the caller closes the store. */
@@ -83,6 +86,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const jwt = new JwtService(store, users, clock);
   const settings = new SettingsService(store, audit, events, clock);
   const system = new SystemService(store, clock, opts.commit ?? "unknown");
+  if (config.attest.heartbeatMinMs < 2000) {
+    // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
+    log.warn(
+      "PALISADE_ATTEST_HB_MIN_MS below 2000 lets clients exceed the 5-per-10-s heartbeat limit",
+      {
+        heartbeat_min_ms: config.attest.heartbeatMinMs,
+      },
+    );
+  }
   const core = opts.core ?? await loadCore();
   const verifier = await createVerifier(config.attest.workers, core, DEFAULT_ATTEST_WASM);
   const attest = new AttestService(
@@ -147,6 +159,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     }),
   });
 
+  const diagnostics = new Diagnostics()
+    .register("database", () => databaseDiagnostics(store))
+    .register("tunnels", () => tunnels.diagnostics());
+
   const housekeeping = setInterval(() => {
     try {
       sessions.purgeExpired();
@@ -174,6 +190,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     dns,
     dnsResponder,
     tunnels,
+    diagnostics,
     async start() {
       attestRates.start();
       await tunnels.start();

@@ -60,4 +60,5 @@ if (import.meta.main) {
   const force = Deno.args.includes("--force");
   await ensureWasm();
   await buildIslands(force);
+  await (await import("./build_attest_client.ts")).buildAttestClient(force);
 }

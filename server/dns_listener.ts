@@ -27,18 +27,32 @@ export interface DnsListener {
   close(): Promise<void>;
 }
 
+/**
+ * Binds UDP and TCP on one port. When the OS picks the port (0), the UDP
+ * port it chose may be taken for TCP by another socket: try a few more.
+ */
+function bindPair(
+  hostname: string,
+  wanted: number,
+): { udp: Deno.DatagramConn; tcp: Deno.Listener; port: number } {
+  for (let attempt = 1;; attempt++) {
+    const udp = Deno.listenDatagram({ hostname, port: wanted, transport: "udp" });
+    const port = (udp.addr as Deno.NetAddr).port;
+    try {
+      return { udp, tcp: Deno.listen({ hostname, port }), port };
+    } catch (err) {
+      udp.close();
+      if (wanted !== 0 || attempt >= 10 || !(err instanceof Deno.errors.AddrInUse)) throw err;
+    }
+  }
+}
+
 /** Starts UDP and TCP listeners answering with `handler`. */
 export function startDnsListener(config: DnsListenerConfig, handler: DnsHandler): DnsListener {
   const log = config.logger ?? silentLogger;
   const idleMs = config.tcpIdleMs ?? 10_000;
   const maxConns = config.maxTcpConnections ?? 128;
-  const udp = Deno.listenDatagram({
-    hostname: config.hostname,
-    port: config.port,
-    transport: "udp",
-  });
-  const port = (udp.addr as Deno.NetAddr).port;
-  const tcp = Deno.listen({ hostname: config.hostname, port });
+  const { udp, tcp, port } = bindPair(config.hostname, config.port);
   const conns = new Set<Deno.Conn>();
   let closed = false;
 

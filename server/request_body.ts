@@ -18,6 +18,9 @@ export function checkDeclaredLength(req: Request, limit = BODY_LIMIT): void {
 export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uint8Array> {
   checkDeclaredLength(req, limit);
   if (!req.body) return new Uint8Array();
+  // A declared length under the limit is read in one call (the common case, and
+  // much cheaper than a chunk loop); hyper refuses bodies longer than declared.
+  if (req.headers.has("content-length")) return new Uint8Array(await req.arrayBuffer());
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -40,8 +43,14 @@ export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uin
   return all;
 }
 
+/** A decoded body and, for JSON, the text it was parsed from. */
+export interface DecodedBody {
+  value: unknown;
+  json?: string;
+}
+
 /** Decodes a JSON or form body into a plain value for schema validation. */
-export async function decodeBody(req: Request): Promise<unknown> {
+export async function decodeBody(req: Request): Promise<DecodedBody> {
   const bytes = await readLimited(req);
   const text = new TextDecoder().decode(bytes);
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -51,7 +60,7 @@ export async function decodeBody(req: Request): Promise<unknown> {
       const prev = out[k];
       out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
-    return out;
+    return { value: out };
   }
   if (type === "multipart/form-data") {
     // Re-wrap the bytes already read (under the limit) to reuse the platform's parser.
@@ -63,13 +72,13 @@ export async function decodeBody(req: Request): Promise<unknown> {
       .formData();
     const out: Record<string, string> = {};
     for (const [k, v] of form) out[k] = typeof v === "string" ? v : await v.text();
-    return out;
+    return { value: out };
   }
   if (text.trim() === "") {
     throw new ValidationError("Request body is empty; expected a JSON object");
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), json: text };
   } catch {
     throw new ValidationError("Request body is not valid JSON");
   }

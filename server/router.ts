@@ -91,10 +91,23 @@ function allowedMethods(entry: RouteEntry): Method[] {
   return METHODS.filter((m) => entry.module.meta?.[m]);
 }
 
+/** Headers every response carries; data results are created with them. */
+const DEFAULT_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+};
+const JSON_HEADERS: Record<string, string> = {
+  "Content-Type": "application/json",
+  ...DEFAULT_HEADERS,
+};
+
 class RequestContext implements Context {
   body: unknown = undefined;
+  rawJson: string | undefined = undefined;
   query: unknown = undefined;
-  readonly headers = new Headers();
+  #headers: Headers | undefined;
+  /** True once the extra headers went into the response at creation. */
+  headersApplied = false;
   next: () => Promise<Response> = () => Promise.reject(new Error("next() is only for middleware"));
 
   constructor(
@@ -106,6 +119,15 @@ class RequestContext implements Context {
     readonly remoteAddr: string,
   ) {}
 
+  /** Created on first use: most requests never add a header. */
+  get headers(): Headers {
+    return this.#headers ??= new Headers();
+  }
+
+  get extraHeaders(): Headers | undefined {
+    return this.#headers;
+  }
+
   redirect(path: string, status = 303): Response {
     // Only same-site paths: an open redirect would help phishing.
     const target = path.startsWith("/") && !path.startsWith("//") ? path : "/";
@@ -113,7 +135,8 @@ class RequestContext implements Context {
   }
 }
 
-function withHeaders(res: Response, extra: Headers): Response {
+/** Adds the context's headers and the defaults to a response made elsewhere. */
+function withHeaders(res: Response, extra: Headers | undefined): Response {
   let out = res;
   const set = (k: string, v: string, append: boolean) => {
     try {
@@ -124,9 +147,8 @@ function withHeaders(res: Response, extra: Headers): Response {
       append ? out.headers.append(k, v) : out.headers.set(k, v);
     }
   };
-  for (const [k, v] of extra) set(k, v, k.toLowerCase() === "set-cookie");
-  if (!out.headers.has("X-Content-Type-Options")) set("X-Content-Type-Options", "nosniff", false);
-  if (!out.headers.has("Referrer-Policy")) set("Referrer-Policy", "same-origin", false);
+  if (extra) { for (const [k, v] of extra) set(k, v, k.toLowerCase() === "set-cookie"); }
+  for (const [k, v] of Object.entries(DEFAULT_HEADERS)) if (!out.headers.has(k)) set(k, v, false);
   return out;
 }
 
@@ -152,7 +174,7 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     const res = html
       ? errorPage(mapped.status, mapped.message, mapped.headers)
       : errorJson(mapped.status, mapped.message, mapped.headers);
-    return withHeaders(res, ctx.headers);
+    return withHeaders(res, ctx.extraHeaders);
   };
 
   const invoke = async (entry: RouteEntry, ctx: RequestContext): Promise<Response> => {
@@ -188,7 +210,9 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     }
     if (meta.body) {
       if (SAFE.has(ctx.req.method)) throw new ValidationError("This method takes no body");
-      ctx.body = validate(meta.body, await decodeBody(ctx.req), "body");
+      const decoded = await decodeBody(ctx.req);
+      ctx.body = validate(meta.body, decoded.value, "body");
+      ctx.rawJson = decoded.json;
     }
     const result = fn ? await fn(ctx) : undefined;
     if (result instanceof Response) return result;
@@ -210,7 +234,13 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
       );
     }
     if (result === null || result === undefined) return new Response(null, { status: 204 });
-    return Response.json(result, { status: meta.status ?? 200 });
+    // Created with every header at once: setting them one by one afterwards costs more.
+    const headers = new Headers(JSON_HEADERS);
+    if (ctx.extraHeaders) {
+      for (const [k, v] of ctx.extraHeaders) headers.append(k, v);
+      ctx.headersApplied = true;
+    }
+    return new Response(JSON.stringify(result), { status: meta.status ?? 200, headers });
   };
 
   for (const entry of routes) {
@@ -236,7 +266,8 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
           ctx.next = () => step(idx + 1);
           return await entry.middlewares[idx](ctx);
         };
-        return withHeaders(await step(0), ctx.headers);
+        const res = await step(0);
+        return ctx.headersApplied ? res : withHeaders(res, ctx.extraHeaders);
       } catch (err) {
         return fail(ctx, err, html);
       }
@@ -247,7 +278,7 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     const path = new URL(c.req.url).pathname;
     const message = `No route for ${c.req.method} ${path}`;
     const res = htmlPaths(path) ? errorPage(404, "Page not found") : errorJson(404, message);
-    return withHeaders(res, new Headers());
+    return withHeaders(res, undefined);
   });
   app.onError((err) => {
     log.error("unhandled error", { err });

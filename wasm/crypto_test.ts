@@ -4,50 +4,13 @@
  * cross-checks against node:crypto and @noble/hashes.
  */
 import { blake3 } from "@noble/hashes/blake3.js";
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  type KeyObject,
-  sign,
-  verify,
-} from "node:crypto";
+import { createHash, createPublicKey, sign, verify } from "node:crypto";
 import { assert, assertEquals } from "../tests/assert.ts";
 import { loadTestCore } from "../tests/helpers/attest_core.ts";
 import { fromHex, toHex } from "./glue.ts";
+import { privateKeyFromSeed, rawPublicKeyHex } from "../lib/attest/ed25519.ts";
 import { BLAKE3_VECTORS } from "./testdata/blake3_vectors.ts";
 import { ED25519_VECTORS } from "./testdata/ed25519_vectors.ts";
-
-const PKCS8_ED25519_PREFIX = Uint8Array.from([
-  0x30,
-  0x2e,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x05,
-  0x06,
-  0x03,
-  0x2b,
-  0x65,
-  0x70,
-  0x04,
-  0x22,
-  0x04,
-  0x20,
-]);
-
-function nodeKey(seed: Uint8Array): KeyObject {
-  const der = new Uint8Array(48);
-  der.set(PKCS8_ED25519_PREFIX);
-  der.set(seed, 16);
-  return createPrivateKey({ key: Buffer.from(der), format: "der", type: "pkcs8" });
-}
-
-function nodePublicKeyHex(key: KeyObject): string {
-  // SPKI DER of an Ed25519 key is a 12-byte header followed by the raw key.
-  return createPublicKey(key).export({ format: "der", type: "spki" }).subarray(12).toString("hex");
-}
 
 function hexBytes(hex: string): Uint8Array {
   return fromHex(hex, hex.length / 2)!;
@@ -82,8 +45,8 @@ Deno.test("keypair_from_seed() and sign_message() reproduce the RFC 8032 section
     const msg = hexBytes(v.message);
     // The typed-in vectors are first checked against node:crypto, so a typo in
     // them cannot masquerade as a bug in the core (or hide one).
-    const key = nodeKey(seed);
-    assertEquals(nodePublicKeyHex(key), v.publicKey, `${v.name}: node public key`);
+    const key = privateKeyFromSeed(seed);
+    assertEquals(rawPublicKeyHex(key), v.publicKey, `${v.name}: node public key`);
     assertEquals(sign(null, msg, key).toString("hex"), v.signature, `${v.name}: node signature`);
 
     assertEquals(core.keypair_from_seed(seed), v.publicKey, `${v.name}: public key`);
@@ -98,7 +61,10 @@ Deno.test("sign_message() signs the UTF-8 bytes of the string", async () => {
   core.keypair_from_seed(seed);
   const msg = '{"prevHash":"é✓","x":[1,2]}';
   const sig = core.sign_message(msg);
-  assertEquals(sig, sign(null, new TextEncoder().encode(msg), nodeKey(seed)).toString("hex"));
+  assertEquals(
+    sig,
+    sign(null, new TextEncoder().encode(msg), privateKeyFromSeed(seed)).toString("hex"),
+  );
 });
 
 Deno.test("blake3() reproduces the official BLAKE3 test vectors, default and extended output", async () => {
@@ -156,9 +122,9 @@ Deno.test("sign_message() matches node:crypto for 10,000 random keys", async () 
   for (let i = 0; i < 10_000; i++) {
     const seed = rand(32);
     const msg = rand(randomLength(rand, 300));
-    const key = nodeKey(seed);
+    const key = privateKeyFromSeed(seed);
     const pub = core.keypair_from_seed(seed);
-    assertEquals(pub, nodePublicKeyHex(key), `case ${i}: public key`);
+    assertEquals(pub, rawPublicKeyHex(key), `case ${i}: public key`);
     const sig = core.signBytes(msg)!;
     assertEquals(toHex(sig), sign(null, msg, key).toString("hex"), `case ${i}: signature`);
   }

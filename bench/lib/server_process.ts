@@ -10,11 +10,32 @@ export interface ServerProcess extends AsyncDisposable {
   dns: string;
   password: string;
   dataDir: string;
+  pid: number;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the command name (which may contain spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+export interface ServerProcessOptions {
+  /**
+   * A data folder prepared by the caller (e.g. a store seeded with peers);
+   * a fresh temporary one when absent. Removed on dispose either way.
+   */
+  dataDir?: string;
 }
 
 /** Starts main.ts and waits for its listener lines. */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const dataDir = await Deno.makeTempDir({ prefix: "palisade-bench-" });
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  opts: ServerProcessOptions = {},
+): Promise<ServerProcess> {
+  const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "palisade-bench-" });
   const password = "bench-password-0123456789";
   const child = new Deno.Command(Deno.execPath(), {
     // BENCH_SERVER_FLAGS passes extra Deno flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
@@ -63,6 +84,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     dns: addr("dns"),
     password,
     dataDir,
+    pid: child.pid,
     async [Symbol.asyncDispose]() {
       try {
         child.kill("SIGTERM");
@@ -71,4 +93,18 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/** CPU seconds per thread name (from /proc/<pid>/task/*), for finding where a server spends. */
+export function cpuByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/comm`).trim();
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch { /* thread ended */ }
+  }
+  return out;
 }

@@ -56,20 +56,26 @@ export function stackJson(state: StackState): string {
   return JSON.stringify(stackObject(state));
 }
 
-/** The canonical signing payload: keys sorted at every level, no whitespace. */
-export function canonicalPayload(h: HeartbeatFields): string {
-  return JSON.stringify({
-    entropyData: entropyObject(h.events),
-    fingerprint: {
+/**
+ * The canonical signing payload: keys sorted at every level, no whitespace.
+ * `entropy` and `stack` may be passed when already serialized (the server
+ * needs the same strings for the hash chain), so they are built once.
+ */
+export function canonicalPayload(
+  h: HeartbeatFields,
+  entropy = entropyJson(h.events),
+  stack = stackJson(h.stackState),
+): string {
+  // Spliced by hand in key order; JSON.stringify quotes every string value.
+  return `{"entropyData":${entropy},"fingerprint":${
+    JSON.stringify({
       aspectRatio: h.fingerprint.aspectRatio,
       devicePixelRatio: h.fingerprint.devicePixelRatio,
       hardwareConcurrency: h.fingerprint.hardwareConcurrency,
-    },
-    geneCommitment: h.geneCommitment,
-    mutationStep: h.mutationStep,
-    prevHash: h.prevHash,
-    sessionId: h.sessionId,
-    stackState: stackObject(h.stackState),
-    timestamp: h.timestamp,
-  });
+    })
+  },"geneCommitment":${JSON.stringify(h.geneCommitment)},"mutationStep":${
+    JSON.stringify(h.mutationStep)
+  },"prevHash":${JSON.stringify(h.prevHash)},"sessionId":${
+    JSON.stringify(h.sessionId)
+  },"stackState":${stack},"timestamp":${JSON.stringify(h.timestamp)}}`;
 }

@@ -16,6 +16,7 @@ import {
   stackJson,
 } from "./canonical.ts";
 import type { Core } from "./core.ts";
+import { rawPublicKeyHex } from "./ed25519.ts";
 import type { Accepted, HeartbeatRequest, InitResponse } from "./attest.ts";
 
 export interface HeartbeatOptions {
@@ -99,8 +100,7 @@ export class AttestClient {
     const { privateKey, publicKey } = generateKeyPairSync("ed25519");
     this.#privateKey = privateKey;
     // The raw key is the last 32 bytes of the SPKI DER encoding.
-    this.publicKeyHex = Buffer.from(publicKey.export({ format: "der", type: "spki" })).subarray(-32)
-      .toString("hex");
+    this.publicKeyHex = rawPublicKeyHex(publicKey);
   }
 
   /** POST /init and take the initial state (client rule 1). */

@@ -3,13 +3,32 @@
  * core here) with parsed keys cached, and public-key validation with
  * `@noble/curves` (once per session, at init).
  */
-import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, verify } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { Buffer } from "node:buffer";
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const HEX64 = /^[0-9a-f]{64}$/i;
+/** DER prefix of an Ed25519 PKCS#8 private key; the 32 seed bytes follow. */
+const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
+/** A `node:crypto` private key from a 32-byte RFC 8032 seed (for the reference client, tests and vectors). */
+export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
+  if (seed.length !== 32) throw new RangeError(`An Ed25519 seed has 32 bytes, not ${seed.length}`);
+  return createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
+}
+
+/** The raw 32-byte public key of a `node:crypto` Ed25519 key, as hex. */
+export function rawPublicKeyHex(key: KeyObject): string {
+  // The SPKI DER of an Ed25519 key is a 12-byte header followed by the raw key.
+  const pub = key.type === "public" ? key : createPublicKey(key);
+  return Buffer.from(pub.export({ format: "der", type: "spki" })).subarray(12).toString("hex");
+}
 
 /**
  * True when `hex` is 64 hex characters encoding a valid Ed25519 point that is

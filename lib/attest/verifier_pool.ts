@@ -6,19 +6,32 @@
  * event-loop turn and worker) to keep the messaging cost per heartbeat small.
  * With no workers the same function runs inline.
  */
+import { clearImmediate, setImmediate } from "node:timers";
 import type { HeartbeatRequest } from "./attest.ts";
 import type { Core } from "./core.ts";
 import { Ed25519Verifier } from "./ed25519.ts";
 import { type SessionSnapshot, type Verdict, verifyHeartbeat } from "./verify_heartbeat.ts";
 
+/**
+ * Jobs per message. Small batches let the request thread and the workers
+ * overlap: with one large batch per loop turn they take turns instead.
+ */
+const BATCH = 8;
+
 export interface HeartbeatVerifier {
-  verify(hb: HeartbeatRequest, session: SessionSnapshot, now: number): Promise<Verdict>;
+  /** `json`, when given, is the already validated text `hb` was parsed from. */
+  verify(
+    hb: HeartbeatRequest,
+    session: SessionSnapshot,
+    now: number,
+    json?: string,
+  ): Promise<Verdict>;
   close(): void;
 }
 
-/** A job as posted to a worker. */
+/** A job as posted to a worker: the request as JSON text when there is one (cheaper to copy). */
 export interface VerifyJob {
-  hb: HeartbeatRequest;
+  hb: HeartbeatRequest | string;
   session: SessionSnapshot;
   now: number;
 }
@@ -45,7 +58,7 @@ export class WorkerVerifier implements HeartbeatVerifier {
   readonly #workers: Worker[];
   readonly #inflight = new Map<number, ((v: Verdict) => void)[]>();
   #pending: Pending = { jobs: [], done: [] };
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: ReturnType<typeof setImmediate> | null = null;
   #nextBatch = 0;
   #nextWorker = 0;
 
@@ -78,17 +91,22 @@ export class WorkerVerifier implements HeartbeatVerifier {
     return new WorkerVerifier(workers);
   }
 
-  verify(hb: HeartbeatRequest, session: SessionSnapshot, now: number): Promise<Verdict> {
+  verify(
+    hb: HeartbeatRequest,
+    session: SessionSnapshot,
+    now: number,
+    json?: string,
+  ): Promise<Verdict> {
     return new Promise((done) => {
-      this.#pending.jobs.push({ hb, session, now });
+      this.#pending.jobs.push({ hb: json ?? hb, session, now });
       this.#pending.done.push(done);
-      if (this.#pending.jobs.length >= 64) this.#post();
-      else this.#timer ??= setTimeout(() => this.#post(), 0);
+      if (this.#pending.jobs.length >= BATCH) this.#post();
+      else this.#timer ??= setImmediate(() => this.#post());
     });
   }
 
   #post(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    if (this.#timer !== null) clearImmediate(this.#timer);
     this.#timer = null;
     const batch = this.#pending;
     if (batch.jobs.length === 0) return;
@@ -100,7 +118,7 @@ export class WorkerVerifier implements HeartbeatVerifier {
   }
 
   close(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    if (this.#timer !== null) clearImmediate(this.#timer);
     for (const w of this.#workers) w.terminate();
     // Whatever was still in flight is answered as a rejection: nothing was persisted for it.
     for (const done of this.#inflight.values()) {

@@ -10,17 +10,19 @@ import type { Core } from "./core.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import type { RejectReason } from "./metrics.ts";
 import type { HeartbeatRequest } from "./attest.ts";
+import type { AttestSession } from "./session_store.ts";
 
 /** The session fields the checks read. */
-export interface SessionSnapshot {
-  session_id: string;
-  public_key: string;
-  salt: string;
-  last_hash: string;
-  pending_step: number;
-  pending_order: string;
-  gene_state: Uint8Array;
-}
+export type SessionSnapshot = Pick<
+  AttestSession,
+  | "session_id"
+  | "public_key"
+  | "salt"
+  | "last_hash"
+  | "pending_step"
+  | "pending_order"
+  | "gene_state"
+>;
 
 export type Verdict =
   | { ok: true; nextHash: string; nextGene: Uint8Array }
@@ -35,16 +37,22 @@ export function verifyHeartbeat(
   verifier: Ed25519Verifier,
 ): Verdict {
   // 4. Signature over the canonical payload rebuilt from the request.
-  const payload = canonicalPayload({
-    sessionId: hb.session_id,
-    prevHash: hb.prev_hash,
-    timestamp: hb.timestamp,
-    events: hb.entropy_data.events,
-    stackState: hb.stack_state,
-    fingerprint: hb.fingerprint,
-    mutationStep: hb.mutation_step,
-    geneCommitment: hb.gene_commitment,
-  });
+  const entropy = entropyJson(hb.entropy_data.events);
+  const stack = stackJson(hb.stack_state);
+  const payload = canonicalPayload(
+    {
+      sessionId: hb.session_id,
+      prevHash: hb.prev_hash,
+      timestamp: hb.timestamp,
+      events: hb.entropy_data.events,
+      stackState: hb.stack_state,
+      fingerprint: hb.fingerprint,
+      mutationStep: hb.mutation_step,
+      geneCommitment: hb.gene_commitment,
+    },
+    entropy,
+    stack,
+  );
   if (!verifier.verify(s.public_key, payload, hb.signature)) {
     return { ok: false, reason: "signature" };
   }
@@ -64,13 +72,7 @@ export function verifyHeartbeat(
     checkFingerprint(hb.fingerprint);
   if (behaviour) return { ok: false, reason: behaviour };
   // 12. H(n), with the salt that was current when the heartbeat was sent.
-  const nextHash = core.nextHash(
-    s.last_hash,
-    hb.timestamp,
-    entropyJson(hb.entropy_data.events),
-    stackJson(hb.stack_state),
-    s.salt,
-  );
+  const nextHash = core.nextHash(s.last_hash, hb.timestamp, entropy, stack, s.salt);
   if (!nextHash) return { ok: false, reason: "mutation" };
   return { ok: true, nextHash, nextGene: advanced.state };
 }

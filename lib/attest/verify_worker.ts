@@ -25,7 +25,14 @@ self.onmessage = async (
     return;
   }
   const verdicts = e.data.jobs!.map((j) =>
-    verifyHeartbeat(j.hb, j.session, j.now, core!, verifier)
+    // The request thread validated this text before posting it.
+    verifyHeartbeat(
+      typeof j.hb === "string" ? JSON.parse(j.hb) : j.hb,
+      j.session,
+      j.now,
+      core!,
+      verifier,
+    )
   );
   self.postMessage({ id: e.data.id, verdicts });
 };

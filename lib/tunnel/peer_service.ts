@@ -106,8 +106,41 @@ export interface PeerWithTelemetry extends PeerView {
 export interface PeerFilter {
   interface_id?: string;
   status?: PeerStatus;
+  /** Case-insensitive substring of the peer name (ASCII case folding, SQLite LIKE). */
+  search?: string;
   limit?: number;
   offset?: number;
+}
+
+/** The WHERE clause of a filtered listing or count; `p` is the peers alias. */
+function filterSql(filter: Omit<PeerFilter, "limit" | "offset">): {
+  where: string;
+  params: string[];
+} {
+  const where: string[] = [];
+  const params: string[] = [];
+  if (filter.interface_id) {
+    where.push("p.interface_id = ?");
+    params.push(filter.interface_id);
+  }
+  if (filter.status) {
+    where.push("p.status = ?");
+    params.push(filter.status);
+  }
+  if (filter.search) {
+    // The name is data, not a pattern: escape LIKE's wildcards.
+    where.push("p.name LIKE ? ESCAPE '\\'");
+    params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { where: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+/** A page of a peer listing: `total` counts every match; `limit` is null when none was given. */
+export interface PeerPage {
+  peers: PeerWithTelemetry[];
+  total: number;
+  limit: number | null;
+  offset: number;
 }
 
 export interface ConfigOptions {
@@ -161,30 +194,50 @@ function view(r: ListRow): PeerView {
   };
 }
 
-/** `view()` of a row in LIST_COLUMNS order, as returned in array mode. */
-function viewOfArray(a: unknown[]): PeerWithTelemetry {
-  const allowed = a[7] as string | null;
+/**
+ * The columns of a listing, read in array mode. Interface name and address
+ * are not selected: they repeat on every row, and each cell would be a new
+ * JS string; the listing looks them up once per interface instead.
+ */
+const LIST_ARRAY_COLUMNS = `p.id, p.interface_id, p.name, p.public_key, p.address, p.allowed_ips,
+  p.dns, p.keepalive, p.mtu, p.profile, p.status, p.private_key IS NOT NULL,
+  p.preshared_key IS NOT NULL, p.created_at, p.updated_at`;
+
+/** What a listing needs of a peer's interface, computed once per interface. */
+interface ListInterface {
+  name: string;
+  /** Client-side AllowedIPs of the split-tunnel profile: the interface's block. */
+  split: string;
+  live: LiveInterface | undefined;
+}
+
+/** `view()` of a row in LIST_ARRAY_COLUMNS order, as returned in array mode. */
+function viewOfArray(a: unknown[], iface: ListInterface): PeerWithTelemetry {
+  const allowed = a[5] as string | null;
+  const profile = a[9] as string;
   return {
     id: a[0] as string,
     interface_id: a[1] as string,
-    interface_name: a[2] as string,
-    name: a[4] as string,
-    public_key: a[5] as string,
-    address: a[6] as string,
-    allowed_ips: allowed ?? effectiveAllowedIps(null, a[11] as string, a[3] as string),
+    interface_name: iface.name,
+    name: a[2] as string,
+    public_key: a[3] as string,
+    address: a[4] as string,
+    allowed_ips: allowed ?? (profile === "split-tunnel" ? iface.split : FULL_TUNNEL),
     allowed_ips_custom: allowed !== null,
-    dns: a[8] as string,
-    keepalive: a[9] as number | null,
-    mtu: a[10] as number | null,
-    profile: a[11] as string,
-    status: a[12] as PeerStatus,
-    has_private_key: a[13] === 1,
-    has_preshared_key: a[14] === 1,
-    created_at: fastIso(a[15] as number),
-    updated_at: fastIso(a[16] as number),
+    dns: a[6] as string,
+    keepalive: a[7] as number | null,
+    mtu: a[8] as number | null,
+    profile,
+    status: a[10] as PeerStatus,
+    has_private_key: a[11] === 1,
+    has_preshared_key: a[12] === 1,
+    created_at: fastIso(a[13] as number),
+    updated_at: fastIso(a[14] as number),
     telemetry: null,
   };
 }
+
+const FULL_TUNNEL = effectiveAllowedIps(null, "full-tunnel", "0.0.0.0/0");
 
 const OFF_HOST: Readonly<PeerTelemetry> = Object.freeze({
   on_host: false,
@@ -237,20 +290,10 @@ export class PeerService {
 
   /** Peers (all, or filtered) with telemetry from one host read: one SQL query, one dump. */
   async list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (filter.interface_id) {
-      where.push("p.interface_id = ?");
-      params.push(filter.interface_id);
-    }
-    if (filter.status) {
-      where.push("p.status = ?");
-      params.push(filter.status);
-    }
-    const sql = `SELECT ${LIST_COLUMNS} FROM peers p JOIN interfaces i ON i.id = p.interface_id
-      ${
-      where.length ? `WHERE ${where.join(" AND ")}` : ""
-    } ORDER BY i.name, p.name LIMIT ? OFFSET ?`;
+    const { where, params } = filterSql(filter);
+    const sql =
+      `SELECT ${LIST_ARRAY_COLUMNS} FROM peers p JOIN interfaces i ON i.id = p.interface_id
+      ${where} ORDER BY i.name, p.name LIMIT ? OFFSET ?`;
     // Start the host read first: the query and the objects are built while
     // `wg` works in its own process, and only the merge waits for it.
     const statePromise = this.ctx.telemetry.state();
@@ -259,16 +302,30 @@ export class PeerService {
       filter.limit ?? -1,
       filter.offset ?? 0,
     ) as unknown as unknown[][];
+    const ifaces = new Map<string, ListInterface>();
+    for (
+      const r of this.ctx.store.all<{ id: string; name: string; address_v4: string }>(
+        "SELECT id, name, address_v4 FROM interfaces",
+      )
+    ) {
+      ifaces.set(r.id, {
+        name: r.name,
+        split: effectiveAllowedIps(null, "split-tunnel", r.address_v4),
+        live: undefined,
+      });
+    }
     const out = new Array<PeerWithTelemetry>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
-      out[i] = viewOfArray(Array.isArray(r) ? r : Object.values(r));
+      const a = Array.isArray(r) ? r : Object.values(r);
+      out[i] = viewOfArray(a, ifaces.get(a[1] as string)!);
     }
     const state = await statePromise;
     if (!state) return out;
+    for (const i of ifaces.values()) i.live = state.interfaces.get(i.name);
     const nowS = Date.now() / 1000;
     for (const p of out) {
-      p.telemetry = telemetryOf(state.interfaces.get(p.interface_name), p.public_key, nowS);
+      p.telemetry = telemetryOf(ifaces.get(p.interface_id)!.live, p.public_key, nowS);
     }
     return out;
   }
@@ -291,20 +348,20 @@ export class PeerService {
     return s;
   }
 
+  /** GET /peers: a listing with its total; without a limit every match is returned. */
+  async page(filter: PeerFilter = {}): Promise<PeerPage> {
+    const peers = await this.list(filter);
+    const offset = filter.offset ?? 0;
+    // A full listing is its own total; only a real page needs the count query.
+    const total = filter.limit === undefined && offset === 0 ? peers.length : this.count(filter);
+    return { peers, total, limit: filter.limit ?? null, offset };
+  }
+
   /** Number of peers matching `filter` (for pagination). */
   count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
-    const where: string[] = [];
-    const params: string[] = [];
-    if (filter.interface_id) {
-      where.push("interface_id = ?");
-      params.push(filter.interface_id);
-    }
-    if (filter.status) {
-      where.push("status = ?");
-      params.push(filter.status);
-    }
+    const { where, params } = filterSql(filter);
     return this.ctx.store.get<{ n: number }>(
-      `SELECT count(*) AS n FROM peers ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+      `SELECT count(*) AS n FROM peers p ${where}`,
       ...params,
     )!.n;
   }

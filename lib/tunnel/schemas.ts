@@ -45,11 +45,21 @@ export const peerUpdateSchema = z.strictObject({
   keepalive: z.int().nullable().optional(),
 });
 
-/** GET /peers, GET /interfaces/{id}/peers (query strings) */
+/**
+ * GET /interfaces/{id}/peers (query strings). Without `limit` every matching
+ * peer is returned: the spec's listing is "all peers across interfaces".
+ */
 export const peerListQuerySchema = z.object({
   status: z.enum(["enabled", "disabled", "revoked"]).optional(),
+  /** Case-insensitive substring of the peer name. */
+  search: z.string().max(64).optional(),
   limit: z.coerce.number().int().min(1).max(100_000).optional(),
   offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** GET /peers: the same, plus a filter by interface. */
+export const peersQuerySchema = peerListQuerySchema.extend({
+  interface_id: z.string().max(64).optional(),
 });
 
 /** GET /peers/{id}/config */

@@ -25,9 +25,10 @@ export async function handler(ctx: Context): Promise<Response> {
     }
     return new Response(null, { status: 204, headers });
   }
+  // Set before the route runs, so they go into the response as it is created.
+  if (origin) ctx.headers.set("Access-Control-Allow-Origin", origin);
+  ctx.headers.set("Vary", "Origin");
   const res = await ctx.next();
-  if (origin) res.headers.set("Access-Control-Allow-Origin", origin);
-  res.headers.set("Vary", "Origin");
-  res.headers.set("Cache-Control", res.headers.get("Cache-Control") ?? "no-store");
+  if (!res.headers.has("Cache-Control")) res.headers.set("Cache-Control", "no-store");
   return res;
 }

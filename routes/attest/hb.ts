@@ -14,7 +14,7 @@ const REJECTED = { status: "ok" } as const;
 
 export const handler = defineHandlers(meta, {
   async POST(ctx) {
-    const outcome = await ctx.state.services.attest.heartbeat(ctx.body);
+    const outcome = await ctx.state.services.attest.heartbeat(ctx.body, ctx.rawJson);
     return outcome.accepted ? outcome.response : REJECTED;
   },
 });

@@ -4,7 +4,8 @@
  * values that an independent implementation (@noble/hashes) also reproduces.
  */
 import { Buffer } from "node:buffer";
-import { createPrivateKey, sign } from "node:crypto";
+import { sign } from "node:crypto";
+import { privateKeyFromSeed } from "../../lib/attest/ed25519.ts";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { assertEquals } from "../assert.ts";
@@ -67,13 +68,10 @@ Deno.test("H(n) of a fixed heartbeat matches the pinned value and an independent
 });
 
 Deno.test("the signature over the fixed payload with the RFC 8032 test-1 key is pinned", () => {
-  // RFC 8032 7.1 TEST 1 secret key, as PKCS#8 DER.
-  const seed = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
-  const key = createPrivateKey({
-    key: Buffer.from(`302e020100300506032b657004220420${seed}`, "hex"),
-    format: "der",
-    type: "pkcs8",
-  });
+  // RFC 8032 7.1 TEST 1 secret key.
+  const key = privateKeyFromSeed(
+    hexToBytes("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"),
+  );
   const sig = sign(null, Buffer.from(PAYLOAD, "utf8"), key).toString("hex");
   assertEquals(sig, SIGNATURE);
 });

@@ -1,0 +1,180 @@
+/**
+ * Zod schemas of the DNS management API at the edge (specs/dns.md): request
+ * bodies checked by the router (400 naming the field), response shapes for the
+ * OpenAPI document. Types and static bounds live here; names, values and the
+ * zone rules are checked by `DnsService`, which owns their meaning.
+ */
+import { z } from "zod";
+import { MAX_BATCH } from "./dns_service.ts";
+import { MAX_TTL, SOA_LIMITS, type SoaTimers } from "./soa.ts";
+
+/** A timer field with the bounds of docs/dns.md, so OpenAPI shows them too. */
+function timer(key: keyof SoaTimers) {
+  const [lo, hi] = SOA_LIMITS[key];
+  const range = `must be an integer from ${lo} to ${hi}`;
+  return z.number(range).int(range).min(lo, range).max(hi, range);
+}
+
+const ttlRange = `must be an integer from 0 to ${MAX_TTL}`;
+const Ttl = z.number(ttlRange).int(ttlRange).min(0, ttlRange).max(MAX_TTL, ttlRange);
+
+/** Host names (trailing dot optional); `{zone}` is replaced by the zone name. */
+const Nameservers = z.array(z.string().min(1).max(255)).min(1).max(16);
+
+const ZoneName = z.string().min(1).max(255);
+const AdminEmail = z.string().min(3).max(254);
+
+/** `POST /zones`: timers left out take the defaults of docs/dns.md. */
+export const ZoneCreateInput = z.strictObject({
+  name: ZoneName,
+  admin_email: AdminEmail,
+  refresh: timer("refresh").optional(),
+  retry: timer("retry").optional(),
+  expire: timer("expire").optional(),
+  minimum: timer("minimum").optional(),
+  default_ttl: timer("default_ttl").optional(),
+  /** Overrides PALISADE_DNS_NAMESERVERS for this zone. */
+  nameservers: Nameservers.optional(),
+});
+
+/** `PUT /zones/{name}`: any subset of the SOA fields (and the apex nameservers). */
+export const ZoneUpdateInput = z.strictObject({
+  admin_email: AdminEmail.optional(),
+  refresh: timer("refresh").optional(),
+  retry: timer("retry").optional(),
+  expire: timer("expire").optional(),
+  minimum: timer("minimum").optional(),
+  default_ttl: timer("default_ttl").optional(),
+  nameservers: Nameservers.optional(),
+}).refine((o) => Object.values(o).some((v) => v !== undefined), {
+  message: "give at least one field to update",
+});
+
+export const ZoneSummarySchema = z.object({
+  name: z.string(),
+  records_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const ZoneDetailsSchema = ZoneSummarySchema.extend({
+  admin_email: z.string(),
+  serial: z.number().int(),
+  refresh: z.number().int(),
+  retry: z.number().int(),
+  expire: z.number().int(),
+  minimum: z.number().int(),
+  default_ttl: z.number().int(),
+  nameservers: z.array(z.string()),
+  dnssec_enabled: z.boolean(),
+});
+
+/** `PUT /zones/{name}` answer: the name, the fields that were sent (as stored), updated_at. */
+export const ZoneUpdateResultSchema = z.object({
+  name: z.string(),
+  admin_email: z.string().optional(),
+  refresh: z.number().int().optional(),
+  retry: z.number().int().optional(),
+  expire: z.number().int().optional(),
+  minimum: z.number().int().optional(),
+  default_ttl: z.number().int().optional(),
+  nameservers: z.array(z.string()).optional(),
+  serial: z.number().int(),
+  updated_at: z.string(),
+});
+
+const Domain = z.string().min(1).max(255);
+const RecordType = z.string().min(1).max(16);
+/** Room for a TXT RRset's worth of text; the service checks the wire length. */
+const Value = z.string().max(65_535);
+
+/** `POST /zones/{name}/records`; ttl defaults to the zone's default_ttl. */
+export const RecordCreateInput = z.strictObject({
+  domain: Domain,
+  type: RecordType,
+  value: Value,
+  ttl: Ttl.optional(),
+});
+
+/** `PUT /zones/{name}/records/{id}`: value and/or ttl. */
+export const RecordUpdateInput = z.strictObject({
+  value: Value.optional(),
+  ttl: Ttl.optional(),
+});
+
+export const RecordQuery = z.object({
+  type: RecordType.optional(),
+});
+
+export const RecordSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  type: z.string(),
+  value: z.string(),
+  ttl: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const RecordListSchema = z.object({
+  zone: z.string(),
+  records: z.array(RecordSchema),
+});
+
+const Id = z.string().min(1).max(100);
+
+export const BatchInput = z.strictObject({
+  operations: z.array(
+    z.discriminatedUnion("operation", [
+      z.strictObject({
+        operation: z.literal("create"),
+        domain: Domain,
+        type: RecordType,
+        value: Value,
+        ttl: Ttl.optional(),
+      }),
+      z.strictObject({
+        operation: z.literal("update"),
+        id: Id,
+        value: Value.optional(),
+        ttl: Ttl.optional(),
+      }),
+      z.strictObject({ operation: z.literal("delete"), id: Id }),
+    ]),
+  ).min(1).max(MAX_BATCH),
+});
+
+export const BatchResultSchema = z.object({
+  operation: z.string(),
+  id: z.string().optional(),
+  status: z.enum(["created", "updated", "deleted", "failed", "rolled_back", "skipped"]),
+  error: z.string().optional(),
+});
+
+export const BatchResponseSchema = z.object({
+  success: z.boolean(),
+  results: z.array(BatchResultSchema),
+});
+
+const Flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+/** Query of `POST /zones/{name}/import`; the only place for `replace` with a raw text body. */
+export const ImportQuery = z.object({ replace: Flag.optional() });
+
+/** The JSON form of an import: the zone text under `zone_file` or `content`. */
+export const ImportJsonInput = z.strictObject({
+  zone_file: z.string().optional(),
+  content: z.string().optional(),
+  replace: z.boolean().optional(),
+}).refine((o) => (o.zone_file === undefined) !== (o.content === undefined), {
+  message: 'give the zone text as exactly one of "zone_file" or "content"',
+});
+
+export const ImportResultSchema = z.object({
+  zone: z.string(),
+  created: z.boolean(),
+  added: z.number().int(),
+  skipped: z.number().int(),
+  removed: z.number().int(),
+  serial: z.number().int(),
+});

@@ -1,0 +1,15 @@
+import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  POST: {
+    summary: "Bring the link up (also repairs a link set down by hand)",
+    access: "operator",
+    response: InterfaceSchema,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  POST: (ctx) =>
+    ctx.state.services.tunnels.interfaces.enable(ctx.params.id, ctx.state.auth!.user.username),
+});

@@ -1,0 +1,34 @@
+import { peerCreateSchema, peerListQuerySchema } from "@/lib/tunnel/schemas.ts";
+import { PeerPageSchema, PeerSchema } from "@/lib/tunnel/response_schemas.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary:
+      "Peers of one interface with live telemetry; filters status and search (name), pagination limit/offset (all when no limit)",
+    access: "viewer",
+    query: peerListQuerySchema,
+    response: PeerPageSchema,
+  },
+  POST: {
+    summary: "Create a peer (keys and address allocated unless given) and put only it on the host",
+    access: "operator",
+    body: peerCreateSchema,
+    response: PeerSchema,
+    status: 201,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    const { interfaces, peers } = ctx.state.services.tunnels;
+    interfaces.get(ctx.params.id); // 404 for an unknown interface rather than an empty page
+    return peers.page({ ...ctx.query, interface_id: ctx.params.id });
+  },
+  POST: (ctx) =>
+    ctx.state.services.tunnels.peers.create(
+      ctx.params.id,
+      ctx.body,
+      ctx.state.auth!.user.username,
+    ),
+});

@@ -1,0 +1,25 @@
+import { qrQuerySchema } from "@/lib/tunnel/schemas.ts";
+import { PeerQrSchema } from "@/lib/tunnel/response_schemas.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary:
+      "The peer's configuration as a QR code: svg, data_url (PNG) and png_base64 (contains its private key; audited)",
+    access: "operator",
+    query: qrQuerySchema,
+    response: PeerQrSchema,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    // The images encode a private key: keep them out of caches.
+    ctx.headers.set("Cache-Control", "no-store");
+    return ctx.state.services.tunnels.peers.qr(
+      ctx.params.id,
+      ctx.query,
+      ctx.state.auth!.user.username,
+    );
+  },
+});

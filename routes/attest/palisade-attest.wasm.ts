@@ -1,0 +1,15 @@
+/**
+ * The attestation core (wasm/build/attest.wasm) for the embeddable script, as
+ * application/wasm so that browsers can compile it while it streams in.
+ * Served whatever PALISADE_ATTEST_FRONTEND points at.
+ */
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { serveBuiltFile } from "@/server/built_files.ts";
+
+export const meta = defineMeta({
+  GET: { summary: "The attestation WASM module", access: "public", hidden: true },
+});
+
+export const handler = defineHandlers(meta, {
+  GET: (ctx) => serveBuiltFile(ctx.req, new URL("../../wasm/build/attest.wasm", import.meta.url)),
+});

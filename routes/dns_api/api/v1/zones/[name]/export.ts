@@ -1,0 +1,33 @@
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary:
+      "The zone as an RFC 1035 master file (text/dns; text/plain when the client accepts only that)",
+    access: "viewer",
+    produces: "text/dns",
+  },
+});
+
+/** text/dns (RFC 4027) unless the client asks for text/plain and not text/dns (e.g. to view it). */
+function contentType(accept: string | null): string {
+  const a = (accept ?? "").toLowerCase();
+  return a.includes("text/plain") && !a.includes("text/dns") ? "text/plain" : "text/dns";
+}
+
+export const handler = defineHandlers(meta, {
+  GET(ctx) {
+    const { dns } = ctx.state.services;
+    const zone = dns.getZone(ctx.params.name).name;
+    const text = dns.exportZone(zone);
+    // Classless reverse zones hold "/", which a file name cannot.
+    const file = `${zone.replaceAll("/", "_")}.zone`;
+    return new Response(text, {
+      headers: {
+        "Content-Type": `${contentType(ctx.req.headers.get("accept"))}; charset=utf-8`,
+        "Content-Disposition": `attachment; filename="${file}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  },
+});

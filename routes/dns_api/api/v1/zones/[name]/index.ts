@@ -1,0 +1,42 @@
+import { OkSchema } from "@/lib/auth/schema.ts";
+import { ZoneDetailsSchema, ZoneUpdateInput, ZoneUpdateResultSchema } from "@/lib/dns/schema.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+
+export const meta = defineMeta({
+  GET: {
+    summary: "A zone with all fields, its nameservers and DNSSEC state",
+    access: "viewer",
+    response: ZoneDetailsSchema,
+  },
+  PUT: {
+    summary: "Change SOA fields (and apex nameservers); bumps the serial",
+    access: "operator",
+    body: ZoneUpdateInput,
+    response: ZoneUpdateResultSchema,
+  },
+  DELETE: {
+    summary: "Delete a zone and all its records",
+    access: "operator",
+    response: OkSchema,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  GET: (ctx) => ctx.state.services.dns.getZone(ctx.params.name),
+  PUT(ctx) {
+    const z = ctx.state.services.dns.updateZone(
+      ctx.state.auth!.user.username,
+      ctx.params.name,
+      ctx.body,
+    );
+    // The spec answers with the fields that were sent; their stored (normalized) values.
+    const sent = Object.fromEntries(
+      Object.keys(ctx.body)
+        .filter((k) => (ctx.body as Record<string, unknown>)[k] !== undefined)
+        .map((k) => [k, z[k as keyof typeof z]]),
+    );
+    return { name: z.name, ...sent, serial: z.serial, updated_at: z.updated_at };
+  },
+  DELETE: (ctx) =>
+    ctx.state.services.dns.deleteZone(ctx.state.auth!.user.username, ctx.params.name),
+});

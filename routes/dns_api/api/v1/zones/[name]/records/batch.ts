@@ -1,0 +1,47 @@
+/**
+ * Batch changes: all operations in one transaction. A failure answers with
+ * the status of the failed operation's error (the one mapping in
+ * server/errors.ts) and the per-operation results, so a client sees which
+ * operation failed and that nothing was applied.
+ */
+import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
+import { BatchError } from "@/lib/dns/dns_service.ts";
+import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { mapError } from "@/server/errors.ts";
+
+export const meta = defineMeta({
+  POST: {
+    summary:
+      "Apply create/update/delete operations all or none; on failure {error, status, success: false, results}",
+    access: "operator",
+    body: BatchInput,
+    response: BatchResponseSchema,
+  },
+});
+
+export const handler = defineHandlers(meta, {
+  POST(ctx) {
+    try {
+      return ctx.state.services.dns.batch(
+        ctx.state.auth!.user.username,
+        ctx.params.name,
+        ctx.body.operations,
+      );
+    } catch (err) {
+      if (!(err instanceof BatchError)) throw err;
+      const mapped = mapError(err.cause);
+      return new Response(
+        JSON.stringify({
+          error: err.message,
+          status: mapped.status,
+          success: false,
+          results: err.results,
+        }),
+        {
+          status: mapped.status,
+          headers: { "Content-Type": "application/json; charset=utf-8", ...mapped.headers },
+        },
+      );
+    }
+  },
+});
