@@ -18,20 +18,49 @@ function registry(owner: object): Set<WebSocket> {
   return set;
 }
 
-/** Upgrades `req` and streams `events` to it until either side closes. */
+/** How often an open socket re-checks the credential it was opened with (expiry). */
+export const REVALIDATE_MS = 10_000;
+
+/** Audit events after which every socket re-checks its credential at once. */
+const CREDENTIAL_EVENTS = new Set([
+  "auth.logout",
+  "auth.password_changed",
+  "token.revoked",
+  "user.role_changed",
+]);
+
+/**
+ * Upgrades `req` and streams `events` to it until either side closes.
+ * `stillValid` re-checks the credential the socket was opened with; when the
+ * session ends (logout, password change, expiry) or the token is revoked, the
+ * stream closes instead of outliving it.
+ */
 export function openEventStream(
   req: Request,
   events: EventBus,
   owner: object,
   log: Logger,
+  stillValid: () => boolean,
+  revalidateMs = REVALIDATE_MS,
 ): Response {
   const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
   const sockets = registry(owner);
   let unsubscribe = () => {};
+  let check: ReturnType<typeof setInterval> | undefined;
   socket.onopen = () => {
     sockets.add(socket);
+    const revalidate = () => {
+      if (socket.readyState !== WebSocket.OPEN || stillValid()) return true;
+      socket.close(1008, "Credential no longer valid");
+      return false;
+    };
+    check = setInterval(revalidate, revalidateMs);
     unsubscribe = events.subscribe((event) => {
       if (socket.readyState !== WebSocket.OPEN) return;
+      if (
+        event.type === "AuditEvent" && CREDENTIAL_EVENTS.has(event.payload.event_type) &&
+        !revalidate()
+      ) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {
         log.warn("closing a slow event socket");
         socket.close(1008, "Too slow");
@@ -41,6 +70,7 @@ export function openEventStream(
     });
   };
   const cleanup = () => {
+    clearInterval(check);
     unsubscribe();
     sockets.delete(socket);
   };

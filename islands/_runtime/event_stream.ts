@@ -21,6 +21,8 @@ const listeners = new Map<string, Set<Listener>>();
 let socket: WebSocket | null = null;
 let attempt = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Set when the page is being left: a reconnect then would only fail (e.g. right after logout). */
+let leaving = false;
 
 function url(): string {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -29,6 +31,7 @@ function url(): string {
 
 function connect(): void {
   clearTimeout(timer);
+  if (leaving) return;
   streamStatus.value = "connecting";
   const ws = new WebSocket(url());
   socket = ws;
@@ -48,12 +51,26 @@ function connect(): void {
   ws.onclose = () => {
     if (socket !== ws) return;
     socket = null;
+    if (leaving) return;
     streamStatus.value = "offline";
     // 0.5 s, 1 s, 2 s … capped at 30 s, with jitter so tabs do not reconnect in lockstep.
     const delay = Math.min(30_000, 500 * 2 ** attempt++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, delay);
   };
 }
+
+addEventListener("pagehide", () => {
+  leaving = true;
+  clearTimeout(timer);
+  socket?.close(1000, "Page left");
+});
+addEventListener("pageshow", (e) => {
+  // Back/forward cache: the page is shown again, so is the stream.
+  if ((e as PageTransitionEvent).persisted && leaving) {
+    leaving = false;
+    if (listeners.size > 0) connect();
+  }
+});
 
 /** Calls `fn` for every event of `type` ("*" for all); returns the unsubscribe function. */
 export function subscribe(type: string, fn: Listener): () => void {

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../assert.ts";
-import { call, openSocket, startTestServer } from "../helpers/test_server.ts";
+import { ADMIN, call, openSocket, startTestServer } from "../helpers/test_server.ts";
 
 function nextFrame(
   ws: WebSocket,
@@ -54,4 +54,28 @@ Deno.test("/api/v1/ws refuses an upgrade without a credential", async () => {
   const res = await fetch(`${t.admin}/api/v1/ws`, { headers: { Upgrade: "websocket" } });
   assertEquals(res.status, 401);
   await res.body?.cancel();
+});
+
+Deno.test("/api/v1/ws closes a stream when its session ends (logout, password change)", async () => {
+  await using t = await startTestServer();
+  const url = `${t.admin.replace("http", "ws")}/api/v1/ws`;
+  for (const end of ["logout", "password"] as const) {
+    const cookie = await t.login("admin", end === "password" ? ADMIN.password : undefined);
+    const ws = await openSocket(url, { cookie });
+    const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+    if (end === "logout") {
+      await call(`${t.admin}/api/v1/auth/logout`, { method: "POST", headers: { cookie } });
+    } else {
+      const other = await t.login();
+      await call(`${t.admin}/api/v1/auth/password`, {
+        method: "POST",
+        headers: { cookie: other },
+        json: { current_password: ADMIN.password, new_password: "another long password" },
+      });
+    }
+    const timeout = new Promise<null>((r) => setTimeout(() => r(null), 2000));
+    const ev = await Promise.race([closed, timeout]);
+    assert(ev !== null, `stream still open after ${end}`);
+    assertEquals(ev.code, 1008);
+  }
 });

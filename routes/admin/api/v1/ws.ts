@@ -1,5 +1,6 @@
 import { ValidationError } from "@/lib/errors.ts";
 import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/cookies.ts";
 import { openEventStream } from "@/server/event_socket.ts";
 
 export const meta = defineMeta({
@@ -15,7 +16,14 @@ export const handler = defineHandlers(meta, {
     if ((ctx.req.headers.get("upgrade") ?? "").toLowerCase() !== "websocket") {
       throw new ValidationError("Expected a WebSocket upgrade request");
     }
-    const { events, log } = ctx.state.services;
-    return openEventStream(ctx.req, events, ctx.state.services, log);
+    const { events, log, auth } = ctx.state.services;
+    const credential = { cookie: getCookie(ctx.req, SESSION_COOKIE), bearer: bearerToken(ctx.req) };
+    return openEventStream(
+      ctx.req,
+      events,
+      ctx.state.services,
+      log,
+      () => auth.authenticate(credential) !== null,
+    );
   },
 });
