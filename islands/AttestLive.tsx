@@ -1,22 +1,12 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { formatCount, formatRate, formatTime } from "@/components/format.ts";
+import type { EventMap } from "@/lib/events/bus.ts";
 import { subscribe } from "./_runtime/event_stream.ts";
 import { LiveStatus } from "./_runtime/live_status.tsx";
 
-/** The `AttestStats` event payload (lib/attest/rates.ts). */
-export interface AttestFigures {
-  time: string;
-  sessions: number;
-  expired_sessions: number;
-  max_chain_length: number;
-  accepted: number;
-  rejected: number;
-  rejected_by_reason: Record<string, number>;
-  accepted_per_second: number;
-  rejected_per_second: number;
-  window_seconds: number;
-}
+/** The `AttestStats` event payload (lib/attest/rates.ts); a type only, so no server code is bundled. */
+export type AttestFigures = EventMap["AttestStats"];
 
 const REASONS: Record<string, string> = {
   rate_limit: "More than 5 heartbeats in 10 s",

@@ -11,7 +11,7 @@ import { ensureWasm, WASM_SIZE_LIMIT } from "../../scripts/build_wasm.ts";
 import { buildAttestClient } from "../../scripts/build_attest_client.ts";
 import type { AttestStatus, PalisadeAttest } from "../../attest_client/palisade_attest.ts";
 import { assert, assertEquals, assertNotEquals } from "../assert.ts";
-import { launchBrowser, watchConsole } from "../helpers/browser.ts";
+import { browserTest, watchConsole } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 
 const HB_ENV = { PALISADE_ATTEST_HB_MIN_MS: "1500", PALISADE_ATTEST_HB_MAX_MS: "2500" };
@@ -86,136 +86,120 @@ function stopBetweenHeartbeats(page: Page): Promise<AttestStatus> {
 
 const ACCEPTED = "the demo page in Chromium reaches 3 accepted heartbeats while the mouse moves";
 
-Deno.test({
-  name: ACCEPTED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using browser = await launchBrowser(ACCEPTED);
-    if (!browser) return;
-    await ensureWasm();
-    await buildAttestClient();
-    await using t = await startTestServer({ env: HB_ENV });
-    const page = await browser.newPage();
-    const errors = watchConsole(page);
-    const started = performance.now();
-    await page.goto(`${t.attest}/`);
-    await page.locator("#state").filter({ hasText: "active" }).waitFor({ timeout: 10_000 });
-    const first = await status(page);
-    assertEquals(first.chainLength, 0);
+browserTest(ACCEPTED, async (browser) => {
+  await ensureWasm();
+  await buildAttestClient();
+  await using t = await startTestServer({ env: HB_ENV });
+  const page = await browser.newPage();
+  const errors = watchConsole(page);
+  const started = performance.now();
+  await page.goto(`${t.attest}/`);
+  await page.locator("#state").filter({ hasText: "active" }).waitFor({ timeout: 10_000 });
+  const first = await status(page);
+  assertEquals(first.chainLength, 0);
 
-    let done = false;
-    const mover = moveLikeAHuman(page, "#pad", () => done);
-    // Watch the server's view grow while the page runs.
-    const seen: number[] = [];
-    const poller = (async () => {
-      // One last read after `done`: the page shows a heartbeat only after the server stored it.
-      while (true) {
-        const last = done;
-        const n = (await stats(t)).max_chain_length;
-        if (seen[seen.length - 1] !== n) seen.push(n);
-        if (last) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
-    try {
-      await page.waitForFunction(
-        () => Number(document.getElementById("chain-length")?.textContent) >= 3,
-        null,
-        { timeout: 30_000 },
-      );
-    } finally {
-      done = true;
-      await mover;
-      await poller;
+  let done = false;
+  const mover = moveLikeAHuman(page, "#pad", () => done);
+  // Watch the server's view grow while the page runs.
+  const seen: number[] = [];
+  const poller = (async () => {
+    // One last read after `done`: the page shows a heartbeat only after the server stored it.
+    while (true) {
+      const last = done;
+      const n = (await stats(t)).max_chain_length;
+      if (seen[seen.length - 1] !== n) seen.push(n);
+      if (last) break;
+      await new Promise((r) => setTimeout(r, 200));
     }
-    const last = await stopBetweenHeartbeats(page);
-    const elapsed = (performance.now() - started) / 1000;
-    console.log(
-      `3 accepted heartbeats after ${elapsed.toFixed(1)} s; server saw ${seen.join(" → ")}`,
+  })();
+  try {
+    await page.waitForFunction(
+      () => Number(document.getElementById("chain-length")?.textContent) >= 3,
+      null,
+      { timeout: 30_000 },
     );
+  } finally {
+    done = true;
+    await mover;
+    await poller;
+  }
+  const last = await stopBetweenHeartbeats(page);
+  const elapsed = (performance.now() - started) / 1000;
+  console.log(
+    `3 accepted heartbeats after ${elapsed.toFixed(1)} s; server saw ${seen.join(" → ")}`,
+  );
 
-    // The server's chain grew heartbeat by heartbeat to what the page shows.
-    assert(seen.includes(1) && seen.includes(2) && seen.includes(3), `stats went ${seen}`);
-    const row = t.services.store.get<{ chain_length: number }>(
-      "SELECT chain_length FROM attest_sessions WHERE session_id = ?",
-      last.sessionId,
-    );
-    assertEquals(row?.chain_length, last.chainLength);
-    assert((await stats(t)).max_chain_length >= 3);
-    assertEquals(await page.locator("#chain-length").innerText(), String(last.chainLength));
-    assertEquals(await page.locator("#last-result").innerText(), "accepted");
-    assertEquals(last.lastResult, "accepted");
-    assertEquals(await page.locator("#state").innerText(), "stopped");
-    assert(await metric(t, "attest_heartbeats_accepted_total") >= 3);
+  // The server's chain grew heartbeat by heartbeat to what the page shows.
+  assert(seen.includes(1) && seen.includes(2) && seen.includes(3), `stats went ${seen}`);
+  const row = t.services.store.get<{ chain_length: number }>(
+    "SELECT chain_length FROM attest_sessions WHERE session_id = ?",
+    last.sessionId,
+  );
+  assertEquals(row?.chain_length, last.chainLength);
+  assert((await stats(t)).max_chain_length >= 3);
+  assertEquals(await page.locator("#chain-length").innerText(), String(last.chainLength));
+  assertEquals(await page.locator("#last-result").innerText(), "accepted");
+  assertEquals(last.lastResult, "accepted");
+  assertEquals(await page.locator("#state").innerText(), "stopped");
+  assert(await metric(t, "attest_heartbeats_accepted_total") >= 3);
 
-    // Signing speed on a real heartbeat payload, inside the page.
-    const m = await page.evaluate(() =>
-      (globalThis as unknown as Win).PalisadeAttest.measureSigning(200)
-    );
-    console.log(
-      `sign_message in Chromium: ${m.msPerSign.toFixed(3)} ms per signature ` +
-        `(${m.iterations} signatures of a ${m.payloadBytes}-byte heartbeat payload)`,
-    );
-    assert(m.payloadBytes > 300, "measured on a real payload");
-    assert(m.msPerSign < SIGN_BUDGET_MS, `${m.msPerSign} ms per signature`);
+  // Signing speed on a real heartbeat payload, inside the page.
+  const m = await page.evaluate(() =>
+    (globalThis as unknown as Win).PalisadeAttest.measureSigning(200)
+  );
+  console.log(
+    `sign_message in Chromium: ${m.msPerSign.toFixed(3)} ms per signature ` +
+      `(${m.iterations} signatures of a ${m.payloadBytes}-byte heartbeat payload)`,
+  );
+  assert(m.payloadBytes > 300, "measured on a real payload");
+  assert(m.msPerSign < SIGN_BUDGET_MS, `${m.msPerSign} ms per signature`);
 
-    // The module the page ran is the one served, within the size budget.
-    const wasm = await fetch(`${t.attest}/palisade-attest.wasm`);
-    const size = (await wasm.arrayBuffer()).byteLength;
-    console.log(`palisade-attest.wasm: ${size} bytes (limit ${WASM_SIZE_LIMIT})`);
-    assertEquals(wasm.headers.get("content-type"), "application/wasm");
-    assert(size > 0 && size <= WASM_SIZE_LIMIT, `${size} bytes`);
-    assertEquals(errors, []);
-  },
+  // The module the page ran is the one served, within the size budget.
+  const wasm = await fetch(`${t.attest}/palisade-attest.wasm`);
+  const size = (await wasm.arrayBuffer()).byteLength;
+  console.log(`palisade-attest.wasm: ${size} bytes (limit ${WASM_SIZE_LIMIT})`);
+  assertEquals(wasm.headers.get("content-type"), "application/wasm");
+  assert(size > 0 && size <= WASM_SIZE_LIMIT, `${size} bytes`);
+  assertEquals(errors, []);
 });
 
 const REJECTED =
   "the demo page in Chromium without pointer movement is rejected and restarts with a new session";
 
-Deno.test({
-  name: REJECTED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using browser = await launchBrowser(REJECTED);
-    if (!browser) return;
-    await ensureWasm();
-    await buildAttestClient();
-    await using t = await startTestServer({ env: HB_ENV });
-    const page = await browser.newPage();
-    const errors = watchConsole(page);
-    await page.goto(`${t.attest}/`);
-    await page.locator("#state").filter({ hasText: "active" }).waitFor({ timeout: 10_000 });
-    const first = await status(page);
-    assert(first.sessionId);
-    // No mouse: the first heartbeat fails the pointer check, the client starts over.
-    await page.waitForFunction(
-      (old) => {
-        const s = (globalThis as unknown as Win).PalisadeAttest.status;
-        return s.restarts >= 1 && s.state === "active" && s.sessionId !== old;
-      },
-      first.sessionId,
-      { timeout: 15_000 },
-    );
-    const now = await status(page);
-    console.log(
-      `session ${first.sessionId.slice(0, 8)}… rejected, restarted as ${
-        now.sessionId!.slice(0, 8)
-      }…`,
-    );
-    assertNotEquals(now.sessionId, first.sessionId);
-    assertEquals(now.lastResult, "rejected");
-    assertEquals(now.chainLength, 0);
-    assertEquals(await page.locator("#last-result").innerText(), "rejected");
-    assertEquals(await page.locator("#restarts").innerText(), String(now.restarts));
-    assertEquals(await page.locator("#session-id").getAttribute("title"), now.sessionId);
-    assertEquals((await stats(t)).max_chain_length, 0);
-    assertEquals((await stats(t)).sessions, 2);
-    assert(await metric(t, 'attest_heartbeats_rejected_total{reason="mouse_events"}') >= 1);
-    await page.evaluate(() => (globalThis as unknown as Win).PalisadeAttest.stop());
-    assertEquals(errors, []);
-  },
+browserTest(REJECTED, async (browser) => {
+  await ensureWasm();
+  await buildAttestClient();
+  await using t = await startTestServer({ env: HB_ENV });
+  const page = await browser.newPage();
+  const errors = watchConsole(page);
+  await page.goto(`${t.attest}/`);
+  await page.locator("#state").filter({ hasText: "active" }).waitFor({ timeout: 10_000 });
+  const first = await status(page);
+  assert(first.sessionId);
+  // No mouse: the first heartbeat fails the pointer check, the client starts over.
+  await page.waitForFunction(
+    (old) => {
+      const s = (globalThis as unknown as Win).PalisadeAttest.status;
+      return s.restarts >= 1 && s.state === "active" && s.sessionId !== old;
+    },
+    first.sessionId,
+    { timeout: 15_000 },
+  );
+  const now = await status(page);
+  console.log(
+    `session ${first.sessionId.slice(0, 8)}… rejected, restarted as ${now.sessionId!.slice(0, 8)}…`,
+  );
+  assertNotEquals(now.sessionId, first.sessionId);
+  assertEquals(now.lastResult, "rejected");
+  assertEquals(now.chainLength, 0);
+  assertEquals(await page.locator("#last-result").innerText(), "rejected");
+  assertEquals(await page.locator("#restarts").innerText(), String(now.restarts));
+  assertEquals(await page.locator("#session-id").getAttribute("title"), now.sessionId);
+  assertEquals((await stats(t)).max_chain_length, 0);
+  assertEquals((await stats(t)).sessions, 2);
+  assert(await metric(t, 'attest_heartbeats_rejected_total{reason="mouse_events"}') >= 1);
+  await page.evaluate(() => (globalThis as unknown as Win).PalisadeAttest.stop());
+  assertEquals(errors, []);
 });
 
 const EMBED =
@@ -232,65 +216,58 @@ function embedderPage(attest: string, wasmEval: boolean): string {
 </head><body><p>Someone else's page.</p></body></html>`;
 }
 
-Deno.test({
-  name: EMBED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using browser = await launchBrowser(EMBED);
-    if (!browser) return;
-    await ensureWasm();
-    await buildAttestClient();
-    // The script and module are served even when the frontend folder is someone else's site.
-    const frontend = await Deno.makeTempDir({ prefix: "palisade-frontend-" });
-    await Deno.writeTextFile(`${frontend}/index.html`, "<!DOCTYPE html><title>Other site</title>");
-    await using t = await startTestServer({
-      env: { ...HB_ENV, PALISADE_ATTEST_FRONTEND: frontend },
-    });
-    // Another origin: a second loopback server (a page answered by Playwright itself would count
-    // as public, and Chromium keeps public pages from loopback addresses).
-    await using embedder = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen() {} },
-      (req) =>
-        new Response(embedderPage(t.attest, new URL(req.url).searchParams.has("wasm-eval")), {
-          headers: { "Content-Type": "text/html; charset=utf-8" },
-        }),
-    );
-    const origin = `http://127.0.0.1:${embedder.addr.port}`;
-    try {
-      for (const wasmEval of [true, false]) {
-        const page = await browser.newPage();
-        const errors = watchConsole(page);
-        await page.goto(`${origin}/${wasmEval ? "?wasm-eval" : ""}`);
-        await page.waitForFunction(
-          () => {
-            const state = (globalThis as unknown as Partial<Win>).PalisadeAttest?.status.state;
-            return state === "active" || state === "error";
-          },
-          null,
-          { timeout: 10_000 },
-        );
-        const s = await status(page);
-        const endpoint = await page.evaluate(() =>
-          (globalThis as unknown as Win).PalisadeAttest.endpoint
-        );
-        assertEquals(endpoint, t.attest, "the endpoint comes from the script's own URL");
-        if (wasmEval) {
-          assertEquals(s.state, "active", s.error ?? "");
-          assertEquals(s.sessionId?.length, 64);
-          assertEquals(errors, []);
-        } else {
-          assertEquals(s.state, "error");
-          assert(s.error?.includes("Cannot load the attestation module"), s.error ?? "");
-          assert(s.error?.includes("Content Security Policy"), s.error ?? "");
-          // The client says so on the console too, for whoever embeds it.
-          assert(errors.some((e) => e.includes("Cannot load the attestation module")), `${errors}`);
-          console.log(`without 'wasm-unsafe-eval': ${s.error}`);
-        }
-        await page.close();
+browserTest(EMBED, async (browser) => {
+  await ensureWasm();
+  await buildAttestClient();
+  // The script and module are served even when the frontend folder is someone else's site.
+  const frontend = await Deno.makeTempDir({ prefix: "palisade-frontend-" });
+  await Deno.writeTextFile(`${frontend}/index.html`, "<!DOCTYPE html><title>Other site</title>");
+  await using t = await startTestServer({
+    env: { ...HB_ENV, PALISADE_ATTEST_FRONTEND: frontend },
+  });
+  // Another origin: a second loopback server (a page answered by Playwright itself would count
+  // as public, and Chromium keeps public pages from loopback addresses).
+  await using embedder = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new Response(embedderPage(t.attest, new URL(req.url).searchParams.has("wasm-eval")), {
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      }),
+  );
+  const origin = `http://127.0.0.1:${embedder.addr.port}`;
+  try {
+    for (const wasmEval of [true, false]) {
+      const page = await browser.newPage();
+      const errors = watchConsole(page);
+      await page.goto(`${origin}/${wasmEval ? "?wasm-eval" : ""}`);
+      await page.waitForFunction(
+        () => {
+          const state = (globalThis as unknown as Partial<Win>).PalisadeAttest?.status.state;
+          return state === "active" || state === "error";
+        },
+        null,
+        { timeout: 10_000 },
+      );
+      const s = await status(page);
+      const endpoint = await page.evaluate(() =>
+        (globalThis as unknown as Win).PalisadeAttest.endpoint
+      );
+      assertEquals(endpoint, t.attest, "the endpoint comes from the script's own URL");
+      if (wasmEval) {
+        assertEquals(s.state, "active", s.error ?? "");
+        assertEquals(s.sessionId?.length, 64);
+        assertEquals(errors, []);
+      } else {
+        assertEquals(s.state, "error");
+        assert(s.error?.includes("Cannot load the attestation module"), s.error ?? "");
+        assert(s.error?.includes("Content Security Policy"), s.error ?? "");
+        // The client says so on the console too, for whoever embeds it.
+        assert(errors.some((e) => e.includes("Cannot load the attestation module")), `${errors}`);
+        console.log(`without 'wasm-unsafe-eval': ${s.error}`);
       }
-    } finally {
-      await Deno.remove(frontend, { recursive: true });
+      await page.close();
     }
-  },
+  } finally {
+    await Deno.remove(frontend, { recursive: true });
+  }
 });

@@ -1,51 +1,44 @@
 import { assert, assertEquals } from "../assert.ts";
-import { launchBrowser, signIn, watchConsole } from "../helpers/browser.ts";
+import { browserTest, signIn, watchConsole } from "../helpers/browser.ts";
 import { ADMIN, call, startTestServer } from "../helpers/test_server.ts";
 
 const NAME = "dashboard audit page shows a new audit record live, without a reload";
 
-Deno.test({
-  name: NAME,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using browser = await launchBrowser(NAME);
-    if (!browser) return;
-    await using t = await startTestServer();
-    const page = await browser.newPage();
-    const errors = watchConsole(page);
-    await signIn(page, t.admin, ADMIN.username, ADMIN.password);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" })
-      .click();
-    await page.waitForURL(`${t.admin}/audit`);
-    // The island is hydrated and its socket is up.
-    await page.getByRole("status").filter({ hasText: "Live" }).waitFor({ timeout: 5000 });
-    await page.evaluate(
-      () => ((globalThis as unknown as { __noReload: boolean }).__noReload = true),
-    );
+browserTest(NAME, async (browser) => {
+  await using t = await startTestServer();
+  const page = await browser.newPage();
+  const errors = watchConsole(page);
+  await signIn(page, t.admin, ADMIN.username, ADMIN.password);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" })
+    .click();
+  await page.waitForURL(`${t.admin}/audit`);
+  // The island is hydrated and its socket is up.
+  await page.getByRole("status").filter({ hasText: "Live" }).waitFor({ timeout: 5000 });
+  await page.evaluate(
+    () => ((globalThis as unknown as { __noReload: boolean }).__noReload = true),
+  );
 
-    const token = await call(`${t.admin}/api/v1/auth/tokens`, {
-      method: "POST",
-      headers: { cookie: await t.login() },
-      json: { name: "browser-test", expires_in_days: 1 },
-    });
-    const started = performance.now();
-    const put = await call(`${t.admin}/api/v1/system/settings`, {
-      method: "PUT",
-      headers: { Authorization: `Bearer ${token.body.raw_token}` },
-      json: { key: "wireguard.server_port", value: "51999" },
-    });
-    assertEquals(put.status, 200);
-    const row = page.locator("tr", { hasText: 'Set "wireguard.server_port" to "51999"' });
-    await row.waitFor({ timeout: 2000 });
-    const elapsed = performance.now() - started;
-    console.log(`audit row appeared ${elapsed.toFixed(0)} ms after the API call`);
-    assert(
-      await page.evaluate(() =>
-        (globalThis as unknown as { __noReload?: boolean }).__noReload === true
-      ),
-    );
-    assertEquals(await row.locator("td").nth(2).innerText(), "settings.updated");
-    assertEquals(errors, []);
-  },
+  const token = await call(`${t.admin}/api/v1/auth/tokens`, {
+    method: "POST",
+    headers: { cookie: await t.login() },
+    json: { name: "browser-test", expires_in_days: 1 },
+  });
+  const started = performance.now();
+  const put = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${token.body.raw_token}` },
+    json: { key: "wireguard.server_port", value: "51999" },
+  });
+  assertEquals(put.status, 200);
+  const row = page.locator("tr", { hasText: 'Set "wireguard.server_port" to "51999"' });
+  await row.waitFor({ timeout: 2000 });
+  const elapsed = performance.now() - started;
+  console.log(`audit row appeared ${elapsed.toFixed(0)} ms after the API call`);
+  assert(
+    await page.evaluate(() =>
+      (globalThis as unknown as { __noReload?: boolean }).__noReload === true
+    ),
+  );
+  assertEquals(await row.locator("td").nth(2).innerText(), "settings.updated");
+  assertEquals(errors, []);
 });

@@ -26,6 +26,24 @@ export async function launchBrowser(testName: string): Promise<(Browser & AsyncD
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }
 
+/**
+ * Registers a Chromium test: it prints a SKIP line and passes without Chromium
+ * (or fails when system tests are required), and closes the browser after.
+ */
+export function browserTest(name: string, fn: (browser: Browser) => Promise<void>): void {
+  Deno.test({
+    name,
+    // playwright-core keeps pipes and timers of its own across the test boundary.
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      await using browser = await launchBrowser(name);
+      if (!browser) return;
+      await fn(browser);
+    },
+  });
+}
+
 /** Collects console errors and uncaught page errors, to assert none happened. */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];

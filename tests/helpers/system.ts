@@ -3,6 +3,8 @@
  * prints `SKIP <name>: <tool> not installed` and passes; with
  * `PALISADE_REQUIRE_SYSTEM_TESTS=1` (set by `.ci/run`) a missing tool fails.
  */
+import { HostError } from "../../lib/errors.ts";
+import { command, type CommandOptions, type CommandResult } from "../../lib/host/command.ts";
 
 const found = new Map<string, string | null>();
 
@@ -53,32 +55,21 @@ export function haveSystem(
   return false;
 }
 
-/** Runs a command with an argument array (never a shell); throws with its stderr on failure. */
+const runner = command();
+
+/**
+ * Runs a command with an argument array (never a shell), through the host
+ * layer's one runner; on failure throws with the whole command line and stderr.
+ */
 export async function run(
   cmd: string,
   args: string[],
-  opts: { stdin?: string; allowFail?: boolean; env?: Record<string, string> } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(cmd, {
-    args,
-    stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: opts.env,
-  }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin));
-    await w.close();
+  opts: CommandOptions = {},
+): Promise<CommandResult> {
+  try {
+    return await runner(cmd, args, opts);
+  } catch (err) {
+    if (err instanceof HostError) throw new Error(err.detail ?? err.message);
+    throw err;
   }
-  const out = await child.output();
-  const res = {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-  if (res.code !== 0 && !opts.allowFail) {
-    throw new Error(`${cmd} ${args.join(" ")} exited ${res.code}: ${res.stderr.trim()}`);
-  }
-  return res;
 }
