@@ -1,3 +1,4 @@
+import { interfaceFailure, interfaceInput } from "@/components/interface_form.ts";
 import { z } from "zod";
 import { Badge } from "@/components/badge.tsx";
 import { Field, FormError } from "@/components/form_fields.tsx";
@@ -6,7 +7,7 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { emptyForm, type FormState } from "@/server/form.ts";
 
 const Text = z.string().max(200).default("");
 
@@ -22,8 +23,6 @@ export const meta = defineMeta({
     body: z.object({ name: Text, address_v4: Text, listen_port: Text, mtu: Text }),
   },
 });
-
-const FIELDS = ["name", "address_v4", "listen_port", "mtu"] as const;
 
 interface Data {
   interfaces: InterfaceView[];
@@ -48,17 +47,13 @@ export const handler = defineHandlers(meta, {
     const { tunnels } = ctx.state.services;
     const values = ctx.body;
     try {
-      const created = await tunnels.interfaces.create({
-        name: values.name.trim(),
-        address_v4: values.address_v4.trim(),
-        listen_port: optionalInt(values, "listen_port"),
-        mtu: optionalInt(values, "mtu"),
-      }, ctx.state.auth!.user.username);
+      const created = await tunnels.interfaces.create(
+        interfaceInput(values),
+        ctx.state.auth!.user.username,
+      );
       return ctx.redirect(`/tunnels/${created.id}?done=created`);
     } catch (err) {
-      const { form, status } = formFailure(err, values, FIELDS, {
-        aliases: { address: "address_v4" },
-      });
+      const { form, status } = interfaceFailure(err, values);
       return page<Data>({
         interfaces: tunnels.interfaces.list(),
         canEdit: true,

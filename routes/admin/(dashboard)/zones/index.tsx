@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { Check, Field, FormError, TextArea } from "@/components/form_fields.tsx";
+import { Field, FormError } from "@/components/form_fields.tsx";
 import { formatCount, formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
+import { ZoneImportFields } from "@/components/zone_import_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
@@ -205,26 +206,9 @@ export default function Zones({ data }: PageProps<Data>) {
                 idPrefix="zi"
                 help="Created from the file's SOA when it does not exist."
               />
-              <div class="field">
-                <label for="zi-file">
-                  File<span class="optional">optional</span>
-                </label>
-                <input id="zi-file" name="file" type="file" accept=".zone,.txt,.db,text/*" />
-              </div>
-              <TextArea
+              <ZoneImportFields
                 form={importForm}
-                name="text"
-                label="…or paste it"
-                rows={6}
-                idPrefix="zi"
                 help="RFC 1035 master file: $ORIGIN, $TTL, relative names, BIND units."
-              />
-              <Check
-                form={importForm}
-                name="replace"
-                label="Replace every record (default: add what is missing)"
-                checked={importForm.values.replace === "true"}
-                idPrefix="zi"
               />
               <button type="submit" class="primary">Import</button>
             </form>

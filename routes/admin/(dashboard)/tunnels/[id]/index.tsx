@@ -1,3 +1,4 @@
+import { interfaceFailure, interfaceInput } from "@/components/interface_form.ts";
 import type { ComponentChildren } from "preact";
 import { z } from "zod";
 import { Badge } from "@/components/badge.tsx";
@@ -14,7 +15,7 @@ import {
   PROTECTED_INTERFACE,
 } from "@/lib/tunnel/interface_service.ts";
 import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { emptyForm, formFailure, type FormState } from "@/server/form.ts";
 
 const Text = z.string().max(200).default("");
 const DONE = {
@@ -46,8 +47,6 @@ export const meta = defineMeta({
     ]),
   },
 });
-
-const FIELDS = ["name", "address_v4", "listen_port", "mtu"] as const;
 
 interface Data {
   iface: InterfaceView;
@@ -108,17 +107,10 @@ export const handler = defineHandlers(meta, {
     if (body._action === "update") {
       const { _action, ...values } = body;
       try {
-        await interfaces.update(id, {
-          name: values.name.trim(),
-          address_v4: values.address_v4.trim(),
-          listen_port: optionalInt(values, "listen_port"),
-          mtu: optionalInt(values, "mtu"),
-        }, actor);
+        await interfaces.update(id, interfaceInput(values), actor);
         return ctx.redirect(`/tunnels/${id}?done=updated`);
       } catch (err) {
-        const { form, status } = formFailure(err, values, FIELDS, {
-          aliases: { address: "address_v4" },
-        });
+        const { form, status } = interfaceFailure(err, values);
         return page(await load(ctx, { form }), { status });
       }
     }

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from "preact";
 import { z } from "zod";
-import { Check, Field, FormError, Select, TextArea } from "@/components/form_fields.tsx";
+import { Field, FormError, Select } from "@/components/form_fields.tsx";
 import { formatTime } from "@/components/format.ts";
 import { Notice } from "@/components/notice.tsx";
+import { ZoneImportFields } from "@/components/zone_import_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { DnsRecord, ZoneDetails } from "@/lib/dns/dns_service.ts";
@@ -396,26 +397,7 @@ export default function Zone({ data }: PageProps<Data>) {
             >
               <input type="hidden" name="_action" value="import" />
               <FormError form={importForm} />
-              <div class="field">
-                <label for="zi-file">
-                  File<span class="optional">optional</span>
-                </label>
-                <input id="zi-file" name="file" type="file" accept=".zone,.txt,.db,text/*" />
-              </div>
-              <TextArea
-                form={importForm}
-                name="text"
-                label="…or paste it"
-                rows={6}
-                idPrefix="zi"
-              />
-              <Check
-                form={importForm}
-                name="replace"
-                label="Replace every record (default: add what is missing)"
-                checked={importForm.values.replace === "true"}
-                idPrefix="zi"
-              />
+              <ZoneImportFields form={importForm} />
               <button type="submit" class="primary">Import</button>
             </form>
           </section>
