@@ -27,6 +27,7 @@ import { errorPage } from "./error_page.ts";
 import { renderPage, type Wrapper } from "./render.ts";
 import { checkDeclaredLength, decodeBody, validate } from "./request_body.ts";
 import { comparePatterns, governs, parseRouteFile } from "./route_pattern.ts";
+import { SAFE_METHODS } from "./same_origin.ts";
 
 /** A route with everything resolved at start-up. */
 export interface RouteEntry {
@@ -47,8 +48,6 @@ export interface ListenerOptions {
   /** Where pages send a visitor without a session. */
   loginPath?: string;
 }
-
-const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Resolves the manifest entries of one listener into ordered routes. */
 export function resolveRoutes(files: Record<string, RouteModule>): RouteEntry[] {
@@ -129,9 +128,24 @@ class RequestContext implements Context {
   }
 
   redirect(path: string, status = 303): Response {
-    // Only same-site paths: an open redirect would help phishing.
-    const target = path.startsWith("/") && !path.startsWith("//") ? path : "/";
-    return new Response(null, { status, headers: { Location: target } });
+    return new Response(null, { status, headers: { Location: sameOriginPath(path, this.url) } });
+  }
+}
+
+/**
+ * `path` when it stays on this origin, else "/": an open redirect would help
+ * phishing. Resolving it the way a browser does catches `//host`, `/\host`
+ * and control characters that a prefix check lets through.
+ */
+export function sameOriginPath(path: string, base: URL): string {
+  // deno-lint-ignore no-control-regex -- control characters are what this refuses
+  if (!path.startsWith("/") || /[\\\x00-\x1f\x7f]/.test(path)) return "/";
+  try {
+    const target = new URL(path, base);
+    if (target.origin !== base.origin) return "/";
+    return target.pathname + target.search + target.hash;
+  } catch {
+    return "/";
   }
 }
 
@@ -209,7 +223,7 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
       ctx.query = validate(meta.query, Object.fromEntries(ctx.url.searchParams), "query");
     }
     if (meta.body) {
-      if (SAFE.has(ctx.req.method)) throw new ValidationError("This method takes no body");
+      if (SAFE_METHODS.has(ctx.req.method)) throw new ValidationError("This method takes no body");
       const decoded = await decodeBody(ctx.req);
       ctx.body = validate(meta.body, decoded.value, "body");
       ctx.rawJson = decoded.json;

@@ -1,5 +1,6 @@
 /** Setting and clearing the session cookie from a route. */
 import { SESSION_MAX_MS } from "../lib/auth/sessions.ts";
+import { ForbiddenError } from "../lib/errors.ts";
 import type { ClientMeta } from "../lib/auth/auth.ts";
 import { clearSessionCookie, isHttps, sessionCookie } from "./cookies.ts";
 import type { Context } from "./define.ts";
@@ -21,4 +22,11 @@ export function dropSessionCookie(ctx: Context): void {
 /** The caller's address and user agent, for the login limiter and audit. */
 export function clientMeta(ctx: Context): ClientMeta {
   return { address: ctx.remoteAddr, userAgent: ctx.req.headers.get("user-agent") ?? "" };
+}
+
+/** Refuses (403) an action that needs a signed-in session rather than an API token. */
+export function requireSession(ctx: Context, action: string): void {
+  if (ctx.state.auth?.via !== "session") {
+    throw new ForbiddenError(`${action} needs a signed-in session, not an API token`);
+  }
 }

@@ -53,7 +53,10 @@ export class AuthService {
         this.audit.record({
           actor: "anonymous",
           event_type: "auth.login_failed",
-          message: `Failed login for "${username.slice(0, 64)}" from ${client.address}`,
+          // Only names of real users: people sometimes type a password into the username field.
+          message: creds
+            ? `Failed login for "${creds.user.username}" from ${client.address}`
+            : `Failed login for an unknown username from ${client.address}`,
           resource_type: "user",
           resource_id: creds?.user.id ?? "",
         });
@@ -110,10 +113,20 @@ export class AuthService {
     user: AuthUser,
     current: string,
     next: string,
+    client: ClientMeta,
   ): Promise<{ endedSessions: number }> {
-    const creds = this.users.credentials(user.username);
-    if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
-      throw new UnprocessableError("Current password is incorrect");
+    // Guessing the current password from a stolen session is limited like logins.
+    const key = `password-change:${user.id}`;
+    const release = this.limiter.begin(key, client.address);
+    try {
+      const creds = this.users.credentials(user.username);
+      if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
+        this.limiter.fail(key, client.address);
+        throw new UnprocessableError("Current password is incorrect");
+      }
+      this.limiter.succeed(key);
+    } finally {
+      release();
     }
     if (current === next) {
       throw new UnprocessableError("New password must differ from the current one");
@@ -134,13 +147,16 @@ export class AuthService {
     return { endedSessions: ended };
   }
 
-  /** Resolves a session cookie or an API bearer token; null when neither is valid. */
-  authenticate(cred: { cookie?: string; bearer?: string }): Authenticated | null {
+  /**
+   * Resolves a session cookie or an API bearer token; null when neither is
+   * valid. `touch: false` checks without counting as activity.
+   */
+  authenticate(cred: { cookie?: string; bearer?: string }, touch = true): Authenticated | null {
     if (cred.bearer) {
       const user = this.tokens.resolve(cred.bearer);
       return user ? { user, via: "token" } : null;
     }
-    const session = this.sessions.resolve(cred.cookie);
+    const session = this.sessions.resolve(cred.cookie, touch);
     return session
       ? { user: session.user, via: "session", sessionId: session.id, expiresAt: session.expiresAt }
       : null;

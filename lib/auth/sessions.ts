@@ -60,8 +60,12 @@ export class SessionService {
     return { cookie: `${id}.${secret}`, id, expiresAt };
   }
 
-  /** The live session behind a cookie value, sliding its expiry; null when invalid or expired. */
-  resolve(cookie: string | undefined): ResolvedSession | null {
+  /**
+   * The live session behind a cookie value, sliding its expiry (unless
+   * `touch` is false: a background re-check must not keep a session alive);
+   * null when invalid or expired.
+   */
+  resolve(cookie: string | undefined, touch = true): ResolvedSession | null {
     if (!cookie) return null;
     const m = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{20,64})$/.exec(cookie);
     if (!m) return null;
@@ -76,7 +80,7 @@ export class SessionService {
       return null;
     }
     let expiresAt = row.expires_at;
-    if (now - row.last_seen >= TOUCH_EVERY_MS) {
+    if (touch && now - row.last_seen >= TOUCH_EVERY_MS) {
       expiresAt = Math.min(now + SESSION_IDLE_MS, row.created_at + SESSION_MAX_MS);
       this.store.run(
         "UPDATE sessions SET last_seen = ?, expires_at = ? WHERE id = ?",

@@ -49,7 +49,10 @@ export async function handler(ctx: Context): Promise<Response> {
     bearer: bearerToken(ctx.req),
   });
   if (auth) ctx.state.auth = auth;
-  if (auth?.via === "session" && !SAFE_METHODS.has(ctx.req.method) && !isSameOrigin(ctx.req)) {
+  // Any state change a browser could be tricked into sending from another site is
+  // refused: with a session, and also without one (login CSRF). Bearer-token calls
+  // are exempt: a browser never attaches those on its own.
+  if (auth?.via !== "token" && !SAFE_METHODS.has(ctx.req.method) && !isSameOrigin(ctx.req)) {
     throw new ForbiddenError("Cross-site request refused");
   }
   const res = await ctx.next();

@@ -197,3 +197,122 @@ Deno.test("roles: a viewer reads settings but gets 403 changing them", async () 
   assertEquals(put.status, 403);
   assertEquals(put.body.status, 403);
 });
+
+Deno.test("login never redirects off this origin, whatever `next` says", async () => {
+  await using t = await startTestServer();
+  const form = (next: string) =>
+    fetch(`${t.admin}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...ADMIN, next }),
+    });
+  for (
+    const next of [
+      "/\\evil.example",
+      "//evil.example",
+      "/\t/evil.example",
+      "https://evil.example/",
+      "/%5Cevil",
+    ]
+  ) {
+    const res = await form(next);
+    await res.body?.cancel();
+    assertEquals(res.status, 303, next);
+    const location = res.headers.get("location")!;
+    assertEquals(
+      new URL(location, t.admin).origin,
+      new URL(t.admin).origin,
+      `${next} → ${location}`,
+    );
+  }
+  const ok = await form("/audit?actor=admin");
+  await ok.body?.cancel();
+  assertEquals(ok.headers.get("location"), "/audit?actor=admin");
+  const cookie = await t.login();
+  const already = await fetch(`${t.admin}/login?next=${encodeURIComponent("/\\evil.example")}`, {
+    redirect: "manual",
+    headers: { cookie },
+  });
+  await already.body?.cancel();
+  assertEquals(already.headers.get("location"), "/");
+});
+
+Deno.test("a login posted from another site is refused (login CSRF)", async () => {
+  await using t = await startTestServer();
+  const api = await call(`${t.admin}/api/v1/auth/login`, {
+    method: "POST",
+    json: ADMIN,
+    headers: { Origin: "https://evil.example" },
+  });
+  assertEquals(api.status, 403);
+  assertEquals(api.headers.getSetCookie().length, 0);
+  const page = await fetch(`${t.admin}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "Sec-Fetch-Site": "cross-site",
+    },
+    body: new URLSearchParams(ADMIN),
+  });
+  await page.body?.cancel();
+  assertEquals(page.status, 403);
+  assertEquals(page.headers.getSetCookie().length, 0);
+});
+
+Deno.test("guessing the current password through POST /auth/password is limited like logins", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const attempt = (current_password: string) =>
+    call(`${t.admin}/api/v1/auth/password`, {
+      method: "POST",
+      headers: { cookie },
+      json: { current_password, new_password: "a brand new password" },
+    });
+  for (let i = 1; i <= 5; i++) {
+    assertEquals((await attempt(`wrong-${i}`)).status, 422, `attempt ${i}`);
+  }
+  assertEquals((await attempt("wrong-6")).status, 429);
+  assertEquals((await attempt(ADMIN.password)).status, 429, "locked even with the right password");
+});
+
+Deno.test("an API token cannot create tokens or change the password (a session is needed)", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const created = await call(`${t.admin}/api/v1/auth/tokens`, {
+    method: "POST",
+    headers: { cookie },
+    json: { name: "short", expires_in_days: 1 },
+  });
+  const bearer = { Authorization: `Bearer ${created.body.raw_token}` };
+  const mint = await call(`${t.admin}/api/v1/auth/tokens`, {
+    method: "POST",
+    headers: bearer,
+    json: { name: "forever", expires_in_days: 3650 },
+  });
+  assertEquals(mint.status, 403);
+  const pw = await call(`${t.admin}/api/v1/auth/password`, {
+    method: "POST",
+    headers: bearer,
+    json: { current_password: ADMIN.password, new_password: "a brand new password" },
+  });
+  assertEquals(pw.status, 403);
+  assertEquals(t.services.store.get<{ n: number }>("SELECT count(*) AS n FROM api_tokens")!.n, 1);
+});
+
+Deno.test("a failed login names the user only when the username exists", async () => {
+  await using t = await startTestServer();
+  for (const username of ["admin", "my-password-by-mistake"]) {
+    await call(`${t.admin}/api/v1/auth/login`, {
+      method: "POST",
+      json: { username, password: "nope" },
+    });
+  }
+  const messages = t.services.audit.list({ event_type: "auth.login_failed", limit: 10, offset: 0 })
+    .records
+    .map((r) => r.message);
+  assertEquals(messages.length, 2);
+  assert(messages.some((m) => m.startsWith('Failed login for "admin"')));
+  assert(!messages.some((m) => m.includes("my-password-by-mistake")));
+});

@@ -79,3 +79,37 @@ Deno.test("/api/v1/ws closes a stream when its session ends (logout, password ch
     assertEquals(ev.code, 1008);
   }
 });
+
+Deno.test("/api/v1/ws refuses a cookie-authenticated upgrade from another origin", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const res = await fetch(`${t.admin}/api/v1/ws`, {
+    headers: {
+      cookie,
+      Upgrade: "websocket",
+      Connection: "Upgrade",
+      Origin: "https://evil.example",
+      "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    },
+  });
+  assertEquals(res.status, 403);
+  await res.body?.cancel();
+});
+
+Deno.test("/api/v1/ws closes the stream when the user's role changes", async () => {
+  await using t = await startTestServer();
+  await t.addUser("olga", "operator");
+  const ws = await openSocket(`${t.admin.replace("http", "ws")}/api/v1/ws`, {
+    cookie: await t.login("olga", "olga-password-123"),
+  });
+  const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+  const olga = t.services.users.list().find((u) => u.username === "olga")!;
+  t.services.users.setRole(olga.id, "viewer", "admin");
+  const ev = await Promise.race([
+    closed,
+    new Promise<null>((r) => setTimeout(() => r(null), 2000)),
+  ]);
+  assert(ev !== null, "stream still open after the role change");
+  assertEquals(ev.code, 1008);
+});

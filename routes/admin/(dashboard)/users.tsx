@@ -130,7 +130,7 @@ export default function Users({ data }: PageProps<Data>) {
                   <tr>
                     <th scope="row">
                       {u.username}
-                      {u.id === data.me && <span class="muted">{" (you)"}</span>}
+                      {u.id === data.me && <span class="muted">&nbsp;(you)</span>}
                     </th>
                     <td>{u.email || <span class="muted">—</span>}</td>
                     <td>{u.last_login ? formatTime(u.last_login) : "never"}</td>

@@ -1,4 +1,5 @@
-import { ValidationError } from "@/lib/errors.ts";
+import { ForbiddenError, ValidationError } from "@/lib/errors.ts";
+import { isSameOrigin } from "@/server/same_origin.ts";
 import { defineHandlers, defineMeta } from "@/server/define.ts";
 import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/cookies.ts";
 import { openEventStream } from "@/server/event_socket.ts";
@@ -16,14 +17,19 @@ export const handler = defineHandlers(meta, {
     if ((ctx.req.headers.get("upgrade") ?? "").toLowerCase() !== "websocket") {
       throw new ValidationError("Expected a WebSocket upgrade request");
     }
+    // A WebSocket upgrade is a GET, so the middleware's cross-site check does not
+    // cover it; without this, a page on another site could read the stream with the cookie.
+    if (ctx.state.auth!.via === "session" && !isSameOrigin(ctx.req)) {
+      throw new ForbiddenError("Cross-site WebSocket refused");
+    }
     const { events, log, auth } = ctx.state.services;
     const credential = { cookie: getCookie(ctx.req, SESSION_COOKIE), bearer: bearerToken(ctx.req) };
-    return openEventStream(
-      ctx.req,
-      events,
-      ctx.state.services,
-      log,
-      () => auth.authenticate(credential) !== null,
-    );
+    const opened = ctx.state.auth!.user;
+    // The stream ends with its credential, and when the user's role changes.
+    const stillValid = () => {
+      const now = auth.authenticate(credential, false);
+      return now !== null && now.user.id === opened.id && now.user.role === opened.role;
+    };
+    return openEventStream(ctx.req, events, ctx.state.services, log, stillValid);
   },
 });

@@ -157,7 +157,7 @@ export default function Tunnel({ data }: PageProps<Data>) {
           <Fact label="MTU">{iface.mtu}</Fact>
           <Fact label="Link">
             <Badge status={s.link} />
-            {!s.host_active && <span class="muted">{" host layer off"}</span>}
+            {!s.host_active && <span class="muted">&nbsp;host layer off</span>}
           </Fact>
           <Fact label="Peers">
             {s.peers.stored} stored, {s.peers.enabled} enabled

@@ -1,6 +1,6 @@
 import { OkSchema, PasswordChangeInput } from "@/lib/auth/schema.ts";
 import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { dropSessionCookie } from "@/server/session_cookie.ts";
+import { clientMeta, dropSessionCookie, requireSession } from "@/server/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: {
@@ -13,10 +13,12 @@ export const meta = defineMeta({
 
 export const handler = defineHandlers(meta, {
   async POST(ctx) {
+    requireSession(ctx, "Changing the password");
     const { endedSessions } = await ctx.state.services.auth.changePassword(
       ctx.state.auth!.user,
       ctx.body.current_password,
       ctx.body.new_password,
+      clientMeta(ctx),
     );
     dropSessionCookie(ctx);
     return {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TokenCreateInput, TokenMetaSchema } from "@/lib/auth/schema.ts";
 import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { requireSession } from "@/server/session_cookie.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -25,6 +26,8 @@ export const handler = defineHandlers(meta, {
     };
   },
   POST(ctx) {
+    // A leaked token must not be able to mint a longer-lived one that survives its revocation.
+    requireSession(ctx, "Creating an API token");
     return ctx.state.services.auth.tokens.create(
       ctx.state.auth!.user,
       ctx.body.name,
