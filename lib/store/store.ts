@@ -39,6 +39,10 @@ export class Store {
   private constructor(path: string) {
     this.path = path;
     this.db = new DatabaseSync(path);
+    // The file holds WireGuard private keys, password hashes and the JWT secret:
+    // owner only. SQLite gives the -wal and -shm files the database file's mode,
+    // so this comes before journal_mode creates them.
+    if (path !== ":memory:") Deno.chmodSync(path, 0o600);
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = NORMAL");
@@ -114,6 +118,8 @@ export class Store {
   tx<T>(fn: () => T): T {
     const outer = this.#depth === 0;
     const sp = `sp${this.#depth}`;
+    // Hooks registered inside a savepoint that is rolled back must not fire later.
+    const hooksBefore = this.#afterCommit.length;
     this.db.exec(outer ? "BEGIN IMMEDIATE" : `SAVEPOINT ${sp}`);
     this.#depth++;
     let result: T;
@@ -129,6 +135,7 @@ export class Store {
         this.#afterCommit = [];
       } else {
         this.db.exec(`ROLLBACK TO ${sp}; RELEASE ${sp}`);
+        this.#afterCommit.length = hooksBefore;
       }
       throw err;
     }

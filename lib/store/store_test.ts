@@ -77,3 +77,29 @@ Deno.test("isUniqueViolation() recognises a UNIQUE failure", async () => {
     assert(isUniqueViolation(err));
   }
 });
+
+Deno.test("Store.tx() drops the after-commit hooks of a rolled-back savepoint", async () => {
+  await using t = await tempStore();
+  const s = t.store;
+  const fired: string[] = [];
+  s.tx(() => {
+    s.afterCommit(() => fired.push("outer"));
+    try {
+      s.tx(() => {
+        s.afterCommit(() => fired.push("inner, rolled back"));
+        throw new Error("inner");
+      });
+    } catch { /* expected */ }
+    s.tx(() => s.afterCommit(() => fired.push("inner, kept")));
+  });
+  assertEquals(fired, ["outer", "inner, kept"]);
+});
+
+Deno.test("Store.open() makes the database and its WAL readable by the owner only", async () => {
+  await using t = await tempStore();
+  t.store.run("CREATE TABLE t (x INTEGER)");
+  for (const suffix of ["", "-wal", "-shm"]) {
+    const mode = Deno.statSync(`${t.store.path}${suffix}`).mode! & 0o777;
+    assertEquals(mode.toString(8), "600", `palisade.db${suffix}`);
+  }
+});

@@ -130,3 +130,13 @@ Deno.test("an unexpected exception becomes a 500 with a generic message and no s
   assertEquals(res.status, 500);
   assertEquals(res.body, { error: "Internal server error", status: 500 });
 });
+
+Deno.test("dashboard error pages carry the security headers", async () => {
+  await using t = await startTestServer();
+  const res = await fetch(`${t.admin}/no-such-page`);
+  await res.body?.cancel();
+  assertEquals(res.status, 404);
+  assertStringIncludes(res.headers.get("content-security-policy") ?? "", "frame-ancestors 'none'");
+  assertEquals(res.headers.get("x-frame-options"), "DENY");
+  assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+});
