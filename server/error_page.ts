@@ -36,6 +36,14 @@ export function errorPage(
   }</p><p><a href="/">Back to the overview</a></p></main></body></html>`;
   return new Response(body, {
     status,
-    headers: { "Content-Type": "text/html; charset=utf-8", ...headers },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      // Errors leave before the listener's middleware adds its headers, so they carry their own.
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "X-Frame-Options": "DENY",
+      "Cache-Control": "no-store",
+      ...headers,
+    },
   });
 }
