@@ -6,6 +6,7 @@
  * breaking existing hashes.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { BoundedSlots } from "./bounded_slots.ts";
 
 const LOG_N = 17;
 const R = 8;
@@ -17,7 +18,24 @@ const MAX_MEM = 256 * 1024 * 1024;
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;
 
+/**
+ * Each derivation holds 128 MiB, and the login limiter counts per username and
+ * per address only: without a process-wide cap, many addresses could hash in
+ * parallel until memory runs out. A few run at once; a bounded queue waits.
+ */
+const slots = new BoundedSlots(4, 64);
+
 function derive(
+  password: string,
+  salt: Uint8Array,
+  logN: number,
+  r: number,
+  p: number,
+): Promise<Uint8Array> {
+  return slots.run(() => deriveNow(password, salt, logN, r, p));
+}
+
+function deriveNow(
   password: string,
   salt: Uint8Array,
   logN: number,
