@@ -55,6 +55,14 @@ export class RateLimitError extends DomainError {
   }
 }
 
+/** The service is at capacity for now (503); `retryAfterSeconds` feeds Retry-After. */
+export class UnavailableError extends DomainError {
+  override name = "UnavailableError";
+  constructor(message: string, readonly retryAfterSeconds = 60) {
+    super(message);
+  }
+}
+
 /**
  * The host execution layer failed (500). `detail` holds command output for the
  * log only; the client sees `message`.

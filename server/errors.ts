@@ -12,6 +12,7 @@ import {
   PayloadTooLargeError,
   RateLimitError,
   UnauthorizedError,
+  UnavailableError,
   UnprocessableError,
   ValidationError,
 } from "../lib/errors.ts";
@@ -26,6 +27,7 @@ const STATUS: [new (...a: never[]) => DomainError, number][] = [
   [UnprocessableError, 422],
   [RateLimitError, 429],
   [HostError, 500],
+  [UnavailableError, 503],
 ];
 
 export interface MappedError {
@@ -41,7 +43,9 @@ export function mapError(err: unknown): MappedError {
   if (err instanceof DomainError) {
     const status = STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 500;
     const headers: Record<string, string> = {};
-    if (err instanceof RateLimitError) headers["Retry-After"] = String(err.retryAfterSeconds);
+    if (err instanceof RateLimitError || err instanceof UnavailableError) {
+      headers["Retry-After"] = String(err.retryAfterSeconds);
+    }
     if (err instanceof UnauthorizedError) headers["WWW-Authenticate"] = "Bearer";
     // HostError messages name the failing operation; their detail stays in the log.
     return { status, message: err.message, headers, unexpected: err instanceof HostError };

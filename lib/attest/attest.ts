@@ -7,6 +7,7 @@
  */
 import { clearImmediate, setImmediate } from "node:timers";
 import type { Clock } from "../clock.ts";
+import { RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import type { EntropyEvent, Fingerprint, StackState } from "./canonical.ts";
@@ -28,6 +29,10 @@ export interface AttestOptions {
   geneSize: number;
   /** Expired sessions are deleted this long after expiry. */
   purgeGraceMs: number;
+  /** Sessions one client address may create per minute; 0 for no limit. */
+  initPerMinute: number;
+  /** Stored sessions at most. */
+  maxSessions: number;
 }
 
 export interface InitResponse {
@@ -89,6 +94,10 @@ export class AttestService {
   readonly limiter = new SlidingWindowLimiter(5, 10_000);
   readonly #sessions: AttestSessionStore;
   #queue: PendingWrite[] = [];
+  /** Sessions per client address per minute, against a flood of `/init` on the public listener. */
+  readonly #initLimiter: SlidingWindowLimiter | null;
+  /** Stored sessions, kept here so `/init` checks the cap without counting rows. */
+  #sessionCount: number;
   #flushTimer: ReturnType<typeof setImmediate> | null = null;
 
   constructor(
@@ -100,6 +109,10 @@ export class AttestService {
     private readonly verifier: HeartbeatVerifier,
   ) {
     this.#sessions = new AttestSessionStore(store);
+    this.#initLimiter = options.initPerMinute > 0
+      ? new SlidingWindowLimiter(options.initPerMinute, 60_000)
+      : null;
+    this.#sessionCount = this.#sessions.count();
   }
 
   /**
@@ -142,8 +155,20 @@ export class AttestService {
     batch.forEach((w, i) => w.done(results[i]));
   }
 
-  /** Creates a session for a client's Ed25519 public key; throws AttestInitError on any failure. */
-  init(publicKeyHex: unknown): InitResponse {
+  /**
+   * Creates a session for a client's Ed25519 public key. Throws RateLimitError
+   * (429) past the per-address limit, UnavailableError (503) at the session
+   * cap, and AttestInitError (the spec's 500) on any other failure.
+   */
+  init(publicKeyHex: unknown, clientAddress = "unknown"): InitResponse {
+    if (this.#initLimiter && !this.#initLimiter.allow(clientAddress, this.clock.now())) {
+      throw new RateLimitError("Too many sessions created from this address; try again later", 60);
+    }
+    if (this.#sessionCount >= this.options.maxSessions) {
+      throw new UnavailableError(
+        "The attestation service is at its session capacity; try again later",
+      );
+    }
     try {
       if (typeof publicKeyHex !== "string" || !isValidPublicKey(publicKeyHex)) {
         throw new AttestInitError("Public key is not 64 hex characters of a valid Ed25519 point");
@@ -169,6 +194,7 @@ export class AttestService {
         expires_at: now + SESSION_TTL_MS,
       };
       this.#sessions.create(session);
+      this.#sessionCount++;
       this.counters.sessionsCreated++;
       return {
         session_id: sessionId,
@@ -241,7 +267,11 @@ export class AttestService {
 
   /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
   stats(): AttestStats {
-    return this.#sessions.stats(this.clock.now());
+    return {
+      sessions: this.#sessionCount,
+      expired_sessions: this.#sessions.expiredCount(this.clock.now()),
+      max_chain_length: this.#sessions.maxChainLength(),
+    };
   }
 
   /** `/metrics` in Prometheus text format. */
@@ -252,6 +282,7 @@ export class AttestService {
   /** Deletes sessions expired for longer than the grace period; returns how many. */
   purgeExpired(): number {
     const purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+    this.#sessionCount = Math.max(0, this.#sessionCount - purged);
     this.counters.purged += purged;
     return purged;
   }

@@ -87,20 +87,24 @@ export class AttestSessionStore {
     return changes === 1;
   }
 
-  /** Counts for `/stats` and `/metrics`. */
-  stats(now: number): AttestStats {
-    const row = this.store.get<
-      { sessions: number; expired: number | null; max_chain: number | null }
-    >(
-      `SELECT count(*) AS sessions, sum(expires_at < ?) AS expired, max(chain_length) AS max_chain
-       FROM attest_sessions`,
+  /** Sessions expired at `now` but not yet purged (an index range, not a scan). */
+  expiredCount(now: number): number {
+    return this.store.get<{ n: number }>(
+      "SELECT count(*) AS n FROM attest_sessions WHERE expires_at < ?",
       now,
-    )!;
-    return {
-      sessions: row.sessions,
-      expired_sessions: row.expired ?? 0,
-      max_chain_length: row.max_chain ?? 0,
-    };
+    )!.n;
+  }
+
+  /** The highest chain length stored (read from the index end). */
+  maxChainLength(): number {
+    return this.store.get<{ m: number | null }>(
+      "SELECT max(chain_length) AS m FROM attest_sessions",
+    )!.m ?? 0;
+  }
+
+  /** Stored sessions (a scan: the service counts them itself after start). */
+  count(): number {
+    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM attest_sessions")!.n;
   }
 
   /** Deletes sessions that expired before `cutoff`; returns how many. */

@@ -57,6 +57,10 @@ export interface Config {
     allowedOrigins: string[];
     /** Threads verifying heartbeats; 0 runs the checks on the request thread. */
     workers: number;
+    /** Sessions one client address may create per minute; 0 for no limit. */
+    initPerMinute: number;
+    /** Stored sessions at most; `/init` answers 503 beyond. */
+    maxSessions: number;
   };
 }
 
@@ -314,6 +318,22 @@ export const OPTIONS: Option[] = [
     },
   },
   {
+    env: "PALISADE_ATTEST_INIT_PER_MINUTE",
+    flag: "--attest-init-per-minute",
+    default: "120",
+    description:
+      "Sessions one client address may create per minute (429 beyond; 0: no limit, e.g. behind a proxy)",
+    apply: (c, v, n) => (c.attest.initPerMinute = parseInteger(v, n, 0, 1_000_000)),
+  },
+  {
+    env: "PALISADE_ATTEST_MAX_SESSIONS",
+    flag: "--attest-max-sessions",
+    default: "1000000",
+    description:
+      "Stored sessions at most; `/init` answers 503 beyond until expired ones are purged",
+    apply: (c, v, n) => (c.attest.maxSessions = parseInteger(v, n, 1, 100_000_000)),
+  },
+  {
     env: "PALISADE_ATTEST_WORKERS",
     flag: "--attest-workers",
     default: "auto",
@@ -364,6 +384,8 @@ function defaults(): Config {
       purgeGraceMs: 300_000,
       allowedOrigins: ["*"],
       workers: autoWorkers(),
+      initPerMinute: 120,
+      maxSessions: 1_000_000,
     },
   };
 }

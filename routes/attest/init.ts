@@ -16,7 +16,7 @@ export const meta = defineMeta({
 export const handler = defineHandlers(meta, {
   POST(ctx) {
     try {
-      return ctx.state.services.attest.init(ctx.body.public_key);
+      return ctx.state.services.attest.init(ctx.body.public_key, ctx.remoteAddr);
     } catch (err) {
       // The spec's init failure is a 500 without a meaningful body; the reason is logged and counted.
       if (err instanceof AttestInitError) throw new HostError("Session creation failed");

@@ -91,3 +91,22 @@ Deno.test("POST /init answers 500 when storage fails", async () => {
   rig.t.services.store.db.exec("DROP TABLE attest_sessions");
   assertEquals((await init(rig.t.attest, JSON.stringify({ public_key: KEY }))).status, 500);
 });
+
+Deno.test("POST /init answers 429 past the per-address limit and 503 at the session cap", async () => {
+  await using limited = await startAttestRig({ env: { PALISADE_ATTEST_INIT_PER_MINUTE: "3" } });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) {
+    statuses.push((await init(limited.t.attest, JSON.stringify({ public_key: KEY }))).status);
+  }
+  assertEquals(statuses, [200, 200, 200, 429]);
+  limited.clock.advance(60_000);
+  assertEquals((await init(limited.t.attest, JSON.stringify({ public_key: KEY }))).status, 200);
+
+  await using capped = await startAttestRig({ env: { PALISADE_ATTEST_MAX_SESSIONS: "2" } });
+  const capStatuses = [];
+  for (let i = 0; i < 3; i++) {
+    capStatuses.push((await init(capped.t.attest, JSON.stringify({ public_key: KEY }))).status);
+  }
+  assertEquals(capStatuses, [200, 200, 503]);
+  assertEquals((await (await fetch(`${capped.t.attest}/stats`)).json()).sessions, 2);
+});
