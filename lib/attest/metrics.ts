@@ -22,6 +22,7 @@ export const REJECT_REASONS = [
   "device_pixel_ratio",
   "hardware_concurrency",
   "conflict",
+  "internal_error",
 ] as const;
 
 export type RejectReason = typeof REJECT_REASONS[number];

@@ -53,42 +53,75 @@ interface Pending {
   done: ((v: Verdict) => void)[];
 }
 
-/** Runs the checks in `size` worker threads. */
+/** The verdict for a job whose worker failed: a rejection, never an acceptance. */
+const FAILED: Verdict = { ok: false, reason: "internal_error" };
+
+/**
+ * Runs the checks in `size` worker threads. A worker that dies fails its
+ * batches (answered as rejections, so no request waits forever) and is
+ * replaced.
+ */
 export class WorkerVerifier implements HeartbeatVerifier {
-  readonly #workers: Worker[];
-  readonly #inflight = new Map<number, ((v: Verdict) => void)[]>();
+  readonly #workers: Worker[] = [];
+  /** Batches posted and not yet answered: their callbacks and the worker holding them. */
+  readonly #inflight = new Map<number, { done: ((v: Verdict) => void)[]; worker: Worker }>();
   #pending: Pending = { jobs: [], done: [] };
   #timer: ReturnType<typeof setImmediate> | null = null;
   #nextBatch = 0;
   #nextWorker = 0;
+  #closed = false;
 
-  private constructor(workers: Worker[]) {
-    this.#workers = workers;
-    for (const w of workers) {
-      w.onmessage = (e: MessageEvent<{ id: number; verdicts: Verdict[] }>) => {
-        const done = this.#inflight.get(e.data.id);
-        this.#inflight.delete(e.data.id);
-        e.data.verdicts.forEach((v, i) => done?.[i](v));
-      };
-    }
-  }
+  private constructor(private readonly wasmPath: string) {}
 
   /** Starts `size` workers, each with its own instance of the core at `wasmPath`. */
   static async start(size: number, wasmPath: string | URL): Promise<WorkerVerifier> {
-    const workers = await Promise.all(Array.from({ length: size }, async () => {
-      const w = new Worker(new URL("./verify_worker.ts", import.meta.url), { type: "module" });
-      const ready = new Promise<void>((resolve, reject) => {
-        w.onmessage = (e) => (e.data?.ready ? resolve() : reject(new Error(String(e.data?.error))));
-        w.onerror = (e) => {
-          e.preventDefault();
-          reject(new Error(e.message));
-        };
-      });
-      w.postMessage({ wasmPath: String(wasmPath) });
-      await ready;
-      return w;
-    }));
-    return new WorkerVerifier(workers);
+    const pool = new WorkerVerifier(String(wasmPath));
+    const workers = await Promise.all(Array.from({ length: size }, () => pool.#spawn()));
+    for (const w of workers) pool.#adopt(w);
+    return pool;
+  }
+
+  async #spawn(): Promise<Worker> {
+    const w = new Worker(new URL("./verify_worker.ts", import.meta.url), { type: "module" });
+    const ready = new Promise<void>((resolve, reject) => {
+      w.onmessage = (e) => (e.data?.ready ? resolve() : reject(new Error(String(e.data?.error))));
+      w.onerror = (e) => {
+        e.preventDefault();
+        reject(new Error(e.message));
+      };
+    });
+    w.postMessage({ wasmPath: this.wasmPath });
+    await ready;
+    return w;
+  }
+
+  #adopt(w: Worker): void {
+    this.#workers.push(w);
+    w.onmessage = (e: MessageEvent<{ id: number; verdicts: Verdict[] }>) => {
+      const batch = this.#inflight.get(e.data.id);
+      this.#inflight.delete(e.data.id);
+      e.data.verdicts.forEach((v, i) => batch?.done[i](v));
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      this.#replace(w);
+    };
+  }
+
+  /** Fails the batches a dead worker held and starts another in its place. */
+  #replace(dead: Worker): void {
+    dead.terminate();
+    const at = this.#workers.indexOf(dead);
+    if (at >= 0) this.#workers.splice(at, 1);
+    for (const [id, batch] of this.#inflight) {
+      if (batch.worker !== dead) continue;
+      this.#inflight.delete(id);
+      for (const done of batch.done) done(FAILED);
+    }
+    if (this.#closed) return;
+    this.#spawn().then((w) => this.#closed ? w.terminate() : this.#adopt(w), () => {
+      // Starting failed too: the remaining workers (or none, see #post) carry on.
+    });
   }
 
   verify(
@@ -111,21 +144,35 @@ export class WorkerVerifier implements HeartbeatVerifier {
     const batch = this.#pending;
     if (batch.jobs.length === 0) return;
     this.#pending = { jobs: [], done: [] };
+    if (this.#workers.length === 0) {
+      // Every worker died and none could be restarted: reject rather than wait.
+      for (const done of batch.done) done(FAILED);
+      return;
+    }
     const id = this.#nextBatch++;
-    this.#inflight.set(id, batch.done);
     const worker = this.#workers[this.#nextWorker++ % this.#workers.length];
+    this.#inflight.set(id, { done: batch.done, worker });
     worker.postMessage({ id, jobs: batch.jobs });
   }
 
   close(): void {
+    this.#closed = true;
     if (this.#timer !== null) clearImmediate(this.#timer);
     for (const w of this.#workers) w.terminate();
     // Whatever was still in flight is answered as a rejection: nothing was persisted for it.
-    for (const done of this.#inflight.values()) {
-      for (const d of done) d({ ok: false, reason: "conflict" });
-    }
-    for (const d of this.#pending.done) d({ ok: false, reason: "conflict" });
+    for (const batch of this.#inflight.values()) for (const d of batch.done) d(FAILED);
+    for (const d of this.#pending.done) d(FAILED);
     this.#inflight.clear();
+  }
+
+  /** Live workers (for tests). */
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** Makes a worker throw outside any job, as a crash would (for tests). */
+  crashOne(): void {
+    this.#workers[0]?.postMessage({ crash: true });
   }
 }
 
