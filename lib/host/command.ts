@@ -16,7 +16,11 @@ export interface CommandOptions {
   /** Return a non-zero exit instead of throwing. */
   allowFail?: boolean;
   env?: Record<string, string>;
+  /** Kill the command after this long (default 30 s): a hung `wg` must not freeze every change. */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export type CommandRunner = (
   cmd: string,
@@ -32,6 +36,8 @@ export function command(netns?: string): CommandRunner {
   return async (cmd, args, opts = {}) => {
     const [bin, argv] = netns ? ["ip", ["netns", "exec", netns, cmd, ...args]] : [cmd, args];
     let child: Deno.ChildProcess;
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
       child = new Deno.Command(bin, {
         args: argv,
@@ -39,6 +45,7 @@ export function command(netns?: string): CommandRunner {
         stdout: "piped",
         stderr: "piped",
         env: opts.env,
+        signal,
       }).spawn();
     } catch (err) {
       throw new HostError(`Cannot run "${cmd}": ${(err as Error).message}`);
@@ -54,6 +61,11 @@ export function command(netns?: string): CommandRunner {
       stdout: new TextDecoder().decode(out.stdout),
       stderr: new TextDecoder().decode(out.stderr),
     };
+    if (signal.aborted) {
+      throw new HostError(
+        `Host command "${cmd} ${args.slice(0, 4).join(" ")}" timed out after ${timeoutMs} ms`,
+      );
+    }
     if (res.code !== 0 && !opts.allowFail) {
       // The command line is safe to show: it never carries a secret.
       throw new HostError(
