@@ -86,47 +86,63 @@ export function startDnsListener(config: DnsListenerConfig, handler: DnsHandler)
 
   const serveConn = async (conn: Deno.Conn) => {
     const ip = (conn.remoteAddr as Deno.NetAddr).hostname;
-    const chunk = new Uint8Array(65537);
-    let pending = new Uint8Array(0);
+    // One buffer that grows by doubling (a message is at most 2 + 65535 bytes), so a
+    // message trickled in byte by byte costs linear work, not a copy per byte.
+    let buf = new Uint8Array(4096);
+    let len = 0;
+    // The idle deadline moves only when a whole query has arrived: a client
+    // dribbling a byte now and then cannot hold its slot forever (RFC 7766 §6.2.3).
+    let deadline = Date.now() + idleMs;
+    const closeConn = () => {
+      try {
+        conn.close();
+      } catch { /* already closed */ }
+    };
     try {
       while (!closed) {
-        while (pending.length >= 2) {
-          const len = (pending[0] << 8) | pending[1];
-          if (pending.length < 2 + len) break;
-          const msg = pending.slice(2, 2 + len);
-          pending = pending.subarray(2 + len);
+        while (len >= 2) {
+          const msgLen = (buf[0] << 8) | buf[1];
+          if (len < 2 + msgLen) break;
+          const msg = buf.slice(2, 2 + msgLen);
+          buf.copyWithin(0, 2 + msgLen, len);
+          len -= 2 + msgLen;
+          deadline = Date.now() + idleMs;
           let out: Uint8Array[] = [];
           try {
             out = handler.tcp(msg, ip);
           } catch (err) {
             log.error("DNS TCP handler failed", { error: err });
           }
-          for (const r of out) await writeAll(conn, frame(r));
-        }
-        const timer = setTimeout(() => {
+          // A client that stops reading must not hold the slot either.
+          const writeTimer = setTimeout(closeConn, idleMs);
           try {
-            conn.close();
-          } catch { /* already closed */ }
-        }, idleMs);
+            for (const r of out) await writeAll(conn, frame(r));
+          } finally {
+            clearTimeout(writeTimer);
+          }
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) break;
+        if (len === buf.length) {
+          const bigger = new Uint8Array(Math.min(buf.length * 2, 2 + 65535));
+          bigger.set(buf.subarray(0, len));
+          buf = bigger;
+        }
+        const timer = setTimeout(closeConn, remaining);
         let n: number | null;
         try {
-          n = await conn.read(chunk);
+          n = await conn.read(buf.subarray(len));
         } finally {
           clearTimeout(timer);
         }
         if (n === null) break;
-        const next = new Uint8Array(pending.length + n);
-        next.set(pending);
-        next.set(chunk.subarray(0, n), pending.length);
-        pending = next;
+        len += n;
       }
     } catch {
       // Peer reset, idle close or shutdown: nothing to answer any more.
     } finally {
       conns.delete(conn);
-      try {
-        conn.close();
-      } catch { /* already closed */ }
+      closeConn();
     }
   };
 

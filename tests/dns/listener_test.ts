@@ -312,3 +312,30 @@ Deno.test("AXFR over TCP works for allowed addresses and is REFUSED for others a
     assertEquals(soa.status, "NOERROR", "ordinary TCP queries are still answered");
   }
 });
+
+Deno.test("DNS listener over TCP: a client trickling one byte at a time is still closed at the idle deadline", async () => {
+  await using s = await startDnsStack({ tcpIdleMs: 400 });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
+  const started = Date.now();
+  let closedAt = 0;
+  const closed = conn.read(new Uint8Array(16)).then(
+    () => (closedAt = Date.now()),
+    () => (closedAt = Date.now()),
+  );
+  try {
+    // A length prefix announcing 300 bytes, then one byte every 100 ms: each read
+    // used to restart the idle timer, so this held the connection indefinitely.
+    await conn.write(new Uint8Array([0x01, 0x2c]));
+    for (let i = 0; i < 20 && closedAt === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await conn.write(new Uint8Array([0])).catch(() => 0);
+    }
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+    assert(closedAt > 0, "the connection was never closed");
+    assert(closedAt - started < 1500, `closed after ${closedAt - started} ms`);
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the server */ }
+  }
+});
