@@ -11,6 +11,10 @@ Deno.test("command() runs an argument array, feeds stdin, and reports failures a
 
 Deno.test("command() kills a command that hangs past its timeout", async () => {
   const started = performance.now();
-  await assertRejects(() => command()("sleep", ["10"], { timeoutMs: 200 }), HostError, "timed out after 200 ms");
+  await assertRejects(
+    () => command()("sleep", ["10"], { timeoutMs: 200 }),
+    HostError,
+    "timed out after 200 ms",
+  );
   assertEquals(performance.now() - started < 5000, true);
 });

@@ -7,6 +7,7 @@ import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime } from "../clock.ts";
 import { UnprocessableError, ValidationError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
+import { hostKind } from "../net/host.ts";
 import type { Store } from "../store/store.ts";
 
 export const MASK = "********";
@@ -17,28 +18,11 @@ interface KeySpec {
   normalize(value: string): string;
 }
 
-const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-function isIPv6(v: string): boolean {
-  if (!/^[0-9A-Fa-f:.]+$/.test(v) || !v.includes(":")) return false;
-  try {
-    return new URL(`http://[${v}]/`).hostname.length > 2;
-  } catch {
-    return false;
-  }
-}
-
-function isHostname(v: string): boolean {
-  const name = v.endsWith(".") ? v.slice(0, -1) : v;
-  return name.length > 0 && name.length <= 253 && name.split(".").every((l) => HOST_LABEL.test(l));
-}
-
 /** Validates the public host clients dial: a name or an address, never with a port. */
 export function normalizeServerHost(value: string): string {
   const v = value.trim();
   if (!v) throw new UnprocessableError(`Setting "wireguard.server_host" must not be empty`);
-  if (IPV4.test(v) || isIPv6(v) || isHostname(v)) return v.toLowerCase();
+  if (hostKind(v)) return v.toLowerCase();
   if (/^\[[0-9A-Fa-f:.]+\]:\d+$/.test(v) || /^[^:]+:\d+$/.test(v)) {
     throw new UnprocessableError(
       `Setting "wireguard.server_host" must not embed a port ("${v}"); set "wireguard.server_port" instead`,

@@ -29,3 +29,14 @@ Deno.test("normalizeServerPort() accepts 1-65535 only", () => {
     assertThrows(() => normalizeServerPort(bad), UnprocessableError);
   }
 });
+
+Deno.test("a server host the settings accept is one a client configuration accepts", async () => {
+  const { hostKind } = await import("../net/host.ts");
+  for (const bad of ["vpn.example.org.", "::ffff:192.0.2.1", "fe80::1%eth0"]) {
+    assertThrows(() => normalizeServerHost(bad), UnprocessableError);
+    assertEquals(hostKind(bad), null, bad);
+  }
+  for (const good of ["vpn.example.org", "192.0.2.1", "2001:db8::1"]) {
+    assertEquals(hostKind(normalizeServerHost(good)) !== null, true);
+  }
+});

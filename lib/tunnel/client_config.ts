@@ -6,7 +6,8 @@
 import { UnprocessableError, ValidationError } from "../errors.ts";
 import type { ServerEndpoint } from "./context.ts";
 import type { ClientProfile } from "./client_profiles.ts";
-import { networkCidr, parseCidr, parseIpv4 } from "./ipv4.ts";
+import { networkCidr, parseCidr } from "./ipv4.ts";
+import { hostKind } from "../net/host.ts";
 
 export interface ClientConfigInput {
   peer: {
@@ -39,12 +40,10 @@ export function effectiveAllowedIps(
   return "0.0.0.0/0, ::/0";
 }
 
-const HOSTNAME =
-  /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
-
 function checkHost(host: string, what: string): string {
-  if (parseIpv4(host) !== null || HOSTNAME.test(host)) return host;
-  if (/^[0-9a-fA-F:]+$/.test(host) && host.includes(":")) return `[${host}]`;
+  const kind = hostKind(host);
+  if (kind === "ipv6") return `[${host}]`;
+  if (kind) return host;
   throw new ValidationError(
     `${what}: endpoint host ${JSON.stringify(host)} is not a hostname or address`,
     "endpoint",

@@ -4,8 +4,9 @@
  * out of their allowed range (ports, MTU, keepalive) are UnprocessableError
  * (422), as the spec's error table says for "a port out of bounds".
  */
+import { hostKind } from "../net/host.ts";
 import { UnprocessableError, ValidationError } from "../errors.ts";
-import { type Cidr, isHostAddress, parseCidr, parseCidrList, parseIpv4 } from "./ipv4.ts";
+import { type Cidr, isHostAddress, parseCidr, parseCidrList } from "./ipv4.ts";
 
 export const INTERFACE_NAME = /^[a-z0-9_-]{1,15}$/;
 /**
@@ -122,16 +123,12 @@ export function checkAllowedIps(v: unknown, what: string): string {
   }
 }
 
-const DOMAIN =
-  /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
-
 /** DNS servers and search domains for wg-quick's DNS line, normalized to "a, b". */
 export function checkDns(v: unknown, what: string): string {
   if (typeof v !== "string") throw new ValidationError(`${what}: dns must be a string`, "dns");
   const items = v.split(",").map((s) => s.trim()).filter(Boolean);
   for (const item of items) {
-    const ok = parseIpv4(item) !== null || /^[0-9a-fA-F:]+$/.test(item) && item.includes(":") ||
-      DOMAIN.test(item);
+    const ok = hostKind(item) !== null;
     if (!ok) {
       throw new ValidationError(
         `${what}: dns entry ${JSON.stringify(item)} is not an address or domain`,
