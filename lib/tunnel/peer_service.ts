@@ -521,13 +521,16 @@ export class PeerService {
 
   /** Creates a peer on an interface with an allocated address; applies only that peer to the host. */
   async create(interfaceId: string, input: PeerCreate, actor: string): Promise<PeerView> {
-    const iface = this.#iface(interfaceId);
+    let iface = this.#iface(interfaceId);
     const what = `Cannot create peer ${JSON.stringify(input?.name)}`;
     const p = await this.#prepare(input, what);
     const { store, audit, events, clock } = this.ctx;
     let address = "";
     try {
       store.tx(() => {
+        // Read again inside the transaction: the interface (its address block)
+        // may have changed while the keys were being generated.
+        iface = this.#iface(interfaceId);
         const cidr = parseCidr(iface.address_v4)!;
         address = this.#address(p.address, cidr, this.#usedAddresses(iface), iface, what);
         this.#insert({ ...p, address }, iface.id, clock.now());
@@ -562,7 +565,7 @@ export class PeerService {
    * InterfaceChanged ("peers_imported") stand for the batch.
    */
   async createMany(interfaceId: string, inputs: PeerCreate[], actor: string): Promise<PeerView[]> {
-    const iface = this.#iface(interfaceId);
+    let iface = this.#iface(interfaceId);
     const prepared: PreparedPeer[] = [];
     for (const [i, input] of inputs.entries()) {
       prepared.push(
@@ -570,10 +573,12 @@ export class PeerService {
       );
     }
     const { store, audit, events, clock } = this.ctx;
-    const cidr = parseCidr(iface.address_v4)!;
     let current: PreparedPeer | null = null;
     try {
       store.tx(() => {
+        // As in create(): the interface is read again once the keys exist.
+        iface = this.#iface(interfaceId);
+        const cidr = parseCidr(iface.address_v4)!;
         const used = this.#usedAddresses(iface);
         const now = clock.now();
         for (const p of prepared) {

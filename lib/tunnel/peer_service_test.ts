@@ -228,3 +228,13 @@ Deno.test("PeerService.update() changes parameters and keeps keys; createMany() 
   );
   assertEquals(p.count({ interface_id: iface.id }), 4);
 });
+
+Deno.test("PeerService.create() allocates from the interface's block as it is when the peer is stored", async () => {
+  const { h, iface } = await setup();
+  await using _ = h;
+  // The create starts (and waits for its keys) before the block changes.
+  const creating = h.tunnels.peers.create(iface.id, { name: "late" }, "alice");
+  await h.tunnels.interfaces.update(iface.id, { name: "wg1", address_v4: "10.9.0.1/29" }, "alice");
+  const peer = await creating;
+  assertMatch(peer.address, /^10\.9\.0\./);
+});
