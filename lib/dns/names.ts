@@ -40,11 +40,20 @@ export function normalizeName(input: string, field = "name", rules: NameRules = 
 }
 
 function toAscii(name: string, field: string): string {
+  // The URL parser does the IDNA conversion, but it would also accept a user,
+  // a port or a path around the host: refuse those characters first, and
+  // insist that the conversion keeps the same labels.
+  const invalid = () =>
+    new ValidationError(`Name "${name}" is not a valid internationalized name`, field);
+  if (/[@:/?#\\%\s\[\]]/.test(name)) throw invalid();
+  let ascii: string;
   try {
-    return new URL(`http://${name}/`).hostname;
+    ascii = new URL(`http://${name}/`).hostname;
   } catch {
-    throw new ValidationError(`Name "${name}" is not a valid internationalized name`, field);
+    throw invalid();
   }
+  if (ascii.split(".").length !== name.split(".").length) throw invalid();
+  return ascii;
 }
 
 /** A zone name: a normalized name without wildcard. */
