@@ -34,6 +34,24 @@ Deno.test("the attestation listener serves the configured frontend folder and no
       assert(!res.text.includes("TOP-SECRET-CONTENT"), path);
     }
     assertEquals(await resolveInside(`${dir}/site`, "js/../../secret.txt"), null);
+    // fetch() normalizes "/../" away before sending; a raw request line reaches the server as written.
+    const { hostname, port } = new URL(t.attest);
+    for (
+      const path of [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/js/..%2f..%2fsecret.txt",
+        "/..%5csecret.txt",
+      ]
+    ) {
+      const conn = await Deno.connect({ hostname, port: Number(port) });
+      await conn.write(
+        new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      );
+      const raw = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+      assert(!raw.startsWith("HTTP/1.1 200"), `${path}: ${raw.split("\r\n")[0]}`);
+      assert(!raw.includes("TOP-SECRET-CONTENT"), path);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(outside, { recursive: true });

@@ -345,3 +345,62 @@ Deno.test({
     assertEquals(rig.row(client.session!.session_id)!.chain_length, 4);
   },
 });
+
+Deno.test("a heartbeat failing several checks is counted under the first one in the spec's order", async () => {
+  await using rig = await startAttestRig();
+  const cases: [string, (r: HeartbeatRequest) => void][] = [
+    ["signature", (r) => {
+      r.signature = "00".repeat(64);
+      r.prev_hash = "00".repeat(32);
+    }],
+    ["hash_chain", (r) => {
+      r.prev_hash = "00".repeat(32);
+      r.mutation_step += 1;
+    }],
+    ["mutation_step", (r) => {
+      r.mutation_step += 1;
+      r.gene_commitment = "00".repeat(32);
+    }],
+    ["gene_commitment", (r) => {
+      r.gene_commitment = "00".repeat(32);
+      r.timestamp -= 60_000;
+    }],
+    ["timestamp_drift", (r) => {
+      r.timestamp -= 60_000;
+      r.entropy_data.events = [];
+    }],
+    ["mouse_events", (r) => {
+      r.entropy_data.events = [];
+      r.fingerprint = { ...r.fingerprint, hardwareConcurrency: 0 };
+    }],
+  ];
+  for (const [reason, tamper] of cases) {
+    const client = await rig.client();
+    rig.clock.advance(GAP_MS);
+    const req = client.prepare().request;
+    tamper(req);
+    if (req.signature !== "00".repeat(64)) client.sign(req);
+    const before = await rig.rejected(reason);
+    assertEquals((await postHb(rig, req)).text, '{"status":"ok"}');
+    assertEquals(await rig.rejected(reason), before + 1, reason);
+  }
+  // Expired and badly signed: expiry comes first.
+  const late = await rig.client();
+  rig.clock.advance(30 * 60_000 + 1);
+  const expired = late.prepare().request;
+  expired.signature = "00".repeat(64);
+  const before = await rig.rejected("expired");
+  await postHb(rig, expired);
+  assertEquals(await rig.rejected("expired"), before + 1);
+});
+
+Deno.test("the rate limit applies before the lookup: a flood for an unknown session is counted as rate_limit", async () => {
+  await using rig = await startAttestRig();
+  const client = await rig.client();
+  const req = { ...client.prepare().request, session_id: "9f".repeat(32) };
+  const unknown = await rig.rejected("unknown_session");
+  const limited = await rig.rejected("rate_limit");
+  for (let i = 0; i < 7; i++) await postHb(rig, req);
+  assertEquals(await rig.rejected("unknown_session"), unknown + 5);
+  assertEquals(await rig.rejected("rate_limit"), limited + 2);
+});
