@@ -82,9 +82,4 @@ export class Ed25519Verifier {
       return false;
     }
   }
-
-  /** Drops a key (when its session is purged). */
-  forget(publicKeyHex: string): void {
-    this.#keys.delete(publicKeyHex);
-  }
 }

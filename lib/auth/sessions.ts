@@ -106,14 +106,6 @@ export class SessionService {
     return this.store.run("DELETE FROM sessions WHERE user_id = ?", userId).changes;
   }
 
-  /** Active sessions (for the overview). */
-  countActive(): number {
-    return this.store.get<{ n: number }>(
-      "SELECT count(*) AS n FROM sessions WHERE expires_at > ?",
-      this.clock.now(),
-    )!.n;
-  }
-
   /** Drops expired rows; run by the housekeeping timer. */
   purgeExpired(): number {
     return this.store.run("DELETE FROM sessions WHERE expires_at <= ?", this.clock.now()).changes;

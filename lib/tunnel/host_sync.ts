@@ -90,10 +90,4 @@ export class HostSync {
     if (row.status === "enabled") await this.driver.setPeers(row.if_name, [desiredPeer(row)], []);
     else await this.driver.setPeers(row.if_name, [], [row.public_key]);
   }
-
-  /** Link up or down as stored. */
-  async syncLink(id: string): Promise<void> {
-    const row = this.store.get<InterfaceRow>("SELECT * FROM interfaces WHERE id = ?", id);
-    if (row) await this.driver.setLink(row.name, row.enabled === 1);
-  }
 }
