@@ -13,7 +13,7 @@ import { HostError } from "../errors.ts";
 import type { HostDriver, SyncResult } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
-import { desiredPeer, desiredState, type InterfaceRow, type PeerRow } from "./desired_state.ts";
+import { desiredPeer, desiredState, type PeerRow } from "./desired_state.ts";
 
 export class HostSync {
   #queue: Promise<unknown> = Promise.resolve();
