@@ -73,6 +73,7 @@ export function verifyHeartbeat(
   if (behaviour) return { ok: false, reason: behaviour };
   // 12. H(n), with the salt that was current when the heartbeat was sent.
   const nextHash = core.nextHash(s.last_hash, hb.timestamp, entropy, stack, s.salt);
-  if (!nextHash) return { ok: false, reason: "mutation" };
+  // Inputs were validated, so this means a fault in the core, not a bad heartbeat.
+  if (!nextHash) return { ok: false, reason: "internal_error" };
   return { ok: true, nextHash, nextGene: advanced.state };
 }

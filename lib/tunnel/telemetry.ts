@@ -9,6 +9,8 @@ import type { HostDriver, LiveState } from "../host/driver.ts";
 export class Telemetry {
   #last: LiveState | null = null;
   #inflight: Promise<LiveState | null> | null = null;
+  /** Bumped by invalidate(): a read begun before a change must not refill the cache after it. */
+  #generation = 0;
 
   constructor(private readonly driver: HostDriver, readonly maxAgeMs = 1000) {}
 
@@ -25,8 +27,10 @@ export class Telemetry {
       }
       if (this.#inflight) return this.#inflight;
     }
+    const generation = this.#generation;
     const read: Promise<LiveState | null> = this.driver.read().then((s) => {
-      if (s && (!this.#last || s.readAt >= this.#last.readAt)) this.#last = s;
+      const current = generation === this.#generation;
+      if (s && current && (!this.#last || s.readAt >= this.#last.readAt)) this.#last = s;
       return s;
     }).finally(() => {
       if (this.#inflight === read) this.#inflight = null;
@@ -37,6 +41,7 @@ export class Telemetry {
 
   /** Forgets the cached read and any read in flight, e.g. after a change was applied. */
   invalidate(): void {
+    this.#generation++;
     this.#last = null;
     this.#inflight = null;
   }
