@@ -60,7 +60,8 @@ async function pool<T>(
 }
 
 const core = await loadCore();
-await using server = await startServerProcess();
+// Every session comes from this one address: the per-address limit on /init is off here.
+await using server = await startServerProcess({ PALISADE_ATTEST_INIT_PER_MINUTE: "0" });
 const url = new URL(server.attest);
 const transport = fetchTransport(server.attest);
 

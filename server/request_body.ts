@@ -51,27 +51,19 @@ export interface DecodedBody {
 
 /** Decodes a JSON or form body into a plain value for schema validation. */
 export async function decodeBody(req: Request): Promise<DecodedBody> {
-  const bytes = await readLimited(req);
-  const text = new TextDecoder().decode(bytes);
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "multipart/form-data") return { value: await decodeMultipart(req) };
+  // A declared length under the limit is read in one native call.
+  checkDeclaredLength(req);
+  const text = req.headers.has("content-length")
+    ? await req.text()
+    : new TextDecoder().decode(await readLimited(req));
   if (type === "application/x-www-form-urlencoded") {
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(text)) {
       const prev = out[k];
       out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
-    return { value: out };
-  }
-  if (type === "multipart/form-data") {
-    // Re-wrap the bytes already read (under the limit) to reuse the platform's parser.
-    const form = await new Request("http://local/", {
-      method: "POST",
-      headers: req.headers,
-      body: bytes as Uint8Array<ArrayBuffer>,
-    })
-      .formData();
-    const out: Record<string, string> = {};
-    for (const [k, v] of form) out[k] = typeof v === "string" ? v : await v.text();
     return { value: out };
   }
   if (text.trim() === "") {
@@ -91,6 +83,20 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
     v = (v as Record<PropertyKey, unknown>)[key];
   }
   return v;
+}
+
+/** Decodes a multipart form (read under the limit first) into its text fields. */
+async function decodeMultipart(req: Request): Promise<Record<string, string>> {
+  const bytes = await readLimited(req);
+  // Re-wrap the bytes already read (under the limit) to reuse the platform's parser.
+  const form = await new Request("http://local/", {
+    method: "POST",
+    headers: req.headers,
+    body: bytes as Uint8Array<ArrayBuffer>,
+  }).formData();
+  const out: Record<string, string> = {};
+  for (const [k, v] of form) out[k] = typeof v === "string" ? v : await v.text();
+  return out;
 }
 
 /** Describes the first zod issue as a sentence naming the field. */

@@ -95,10 +95,12 @@ const DEFAULT_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "same-origin",
 };
-const JSON_HEADERS: Record<string, string> = {
-  "Content-Type": "application/json",
-  ...DEFAULT_HEADERS,
-};
+/** API answers are never cached by intermediaries or browsers. */
+const JSON_HEADERS: [string, string][] = [
+  ["Content-Type", "application/json"],
+  ["Cache-Control", "no-store"],
+  ...Object.entries(DEFAULT_HEADERS),
+];
 
 class RequestContext implements Context {
   body: unknown = undefined;
@@ -167,7 +169,14 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
 }
 
 /** Builds the Hono app of one listener; returns it with its resolved routes. */
-export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: RouteEntry[] } {
+export function buildListenerApp(
+  opts: ListenerOptions,
+): {
+  app: Hono;
+  routes: RouteEntry[];
+  /** Entry point for Deno.serve: exact paths directly, everything else through Hono. */
+  fetch: (req: Request, info?: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+} {
   const routes = resolveRoutes(opts.files);
   const log: Logger = opts.services.log.child({ listener: opts.name });
   const htmlPaths = opts.htmlPaths ?? (() => false);
@@ -225,7 +234,9 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     if (meta.body) {
       if (SAFE_METHODS.has(ctx.req.method)) throw new ValidationError("This method takes no body");
       const decoded = await decodeBody(ctx.req);
-      ctx.body = validate(meta.body, decoded.value, "body");
+      ctx.body = meta.parseBody
+        ? meta.parseBody(decoded.value)
+        : validate(meta.body, decoded.value, "body");
       ctx.rawJson = decoded.json;
     }
     const result = fn ? await fn(ctx) : undefined;
@@ -248,44 +259,64 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
       );
     }
     if (result === null || result === undefined) return new Response(null, { status: 204 });
-    // Created with every header at once: setting them one by one afterwards costs more.
-    const headers = new Headers(JSON_HEADERS);
+    // Created with every header at once, as plain pairs: Deno serves such a
+    // response on its fast path, which changing headers afterwards would leave.
+    let headers = JSON_HEADERS;
     if (ctx.extraHeaders) {
-      for (const [k, v] of ctx.extraHeaders) headers.append(k, v);
-      ctx.headersApplied = true;
+      headers = [...JSON_HEADERS.filter(([k]) => !ctx.extraHeaders!.has(k)), ...ctx.extraHeaders];
     }
+    ctx.headersApplied = true;
     return new Response(JSON.stringify(result), { status: meta.status ?? 200, headers });
   };
 
+  /** Runs one request through the route's middleware chain and the route. */
+  const dispatch = async (
+    entry: RouteEntry,
+    req: Request,
+    url: URL,
+    params: Record<string, string>,
+    info: Deno.ServeHandlerInfo | undefined,
+  ): Promise<Response> => {
+    const addr = info?.remoteAddr as Deno.NetAddr | undefined;
+    const ctx = new RequestContext(
+      req,
+      url,
+      params,
+      entry.pattern,
+      { services: opts.services, listener },
+      addr?.hostname ?? "unknown",
+    );
+    const html = entry.isPage || htmlPaths(url.pathname);
+    try {
+      checkDeclaredLength(req);
+      let i = -1;
+      const step = async (idx: number): Promise<Response> => {
+        if (idx <= i) throw new Error("next() called more than once");
+        i = idx;
+        if (idx === entry.middlewares.length) return await invoke(entry, ctx);
+        ctx.next = () => step(idx + 1);
+        return await entry.middlewares[idx](ctx);
+      };
+      const res = await step(0);
+      return ctx.headersApplied ? res : withHeaders(res, ctx.extraHeaders);
+    } catch (err) {
+      return fail(ctx, err, html);
+    }
+  };
+
+  // Routes without parameters are found by exact path first, without the
+  // general matcher: they include the hottest paths (`/hb`, `/init`).
+  const exact = new Map<string, RouteEntry>();
   for (const entry of routes) {
-    app.all(entry.pattern, async (c) => {
-      const info = c.env as Deno.ServeHandlerInfo | undefined;
-      const addr = info?.remoteAddr as Deno.NetAddr | undefined;
-      const ctx = new RequestContext(
+    if (!entry.pattern.includes(":")) exact.set(entry.pattern, entry);
+    app.all(entry.pattern, (c) =>
+      dispatch(
+        entry,
         c.req.raw,
         new URL(c.req.url),
         c.req.param() as Record<string, string>,
-        entry.pattern,
-        { services: opts.services, listener },
-        addr?.hostname ?? "unknown",
-      );
-      const html = entry.isPage || htmlPaths(ctx.url.pathname);
-      try {
-        checkDeclaredLength(ctx.req);
-        let i = -1;
-        const step = async (idx: number): Promise<Response> => {
-          if (idx <= i) throw new Error("next() called more than once");
-          i = idx;
-          if (idx === entry.middlewares.length) return await invoke(entry, ctx);
-          ctx.next = () => step(idx + 1);
-          return await entry.middlewares[idx](ctx);
-        };
-        const res = await step(0);
-        return ctx.headersApplied ? res : withHeaders(res, ctx.extraHeaders);
-      } catch (err) {
-        return fail(ctx, err, html);
-      }
-    });
+        c.env as Deno.ServeHandlerInfo | undefined,
+      ));
   }
 
   app.notFound((c) => {
@@ -298,5 +329,14 @@ export function buildListenerApp(opts: ListenerOptions): { app: Hono; routes: Ro
     log.error("unhandled error", { err });
     return errorJson(500, "Internal server error");
   });
-  return { app, routes };
+  const fetch = (req: Request, info?: Deno.ServeHandlerInfo): Response | Promise<Response> => {
+    const url = new URL(req.url);
+    // Hono is not strict about a trailing slash here either.
+    const path = url.pathname.length > 1 && url.pathname.endsWith("/")
+      ? url.pathname.slice(0, -1)
+      : url.pathname;
+    const entry = exact.get(path);
+    return entry ? dispatch(entry, req, url, {}, info) : app.fetch(req, info);
+  };
+  return { app, routes, fetch };
 }

@@ -44,11 +44,11 @@ export function startServer(services: Services, manifest: Manifest): RunningServ
 
   const started: { shutdown(): Promise<void> }[] = [];
   try {
-    const adminServer = serve(config.adminListen, (req, info) => admin.app.fetch(req, info));
+    const adminServer = serve(config.adminListen, admin.fetch);
     started.push(adminServer);
-    const attestServer = serve(config.attestListen, (req, info) => attest.app.fetch(req, info));
+    const attestServer = serve(config.attestListen, attest.fetch);
     started.push(attestServer);
-    const dnsApiServer = serve(config.dnsApiListen, (req, info) => dnsApi.app.fetch(req, info));
+    const dnsApiServer = serve(config.dnsApiListen, dnsApi.fetch);
     started.push(dnsApiServer);
     const dns = startDnsListener(
       { ...config.dnsListen, logger: services.log.child({ listener: "dns" }) },

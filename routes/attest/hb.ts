@@ -1,4 +1,5 @@
 import { HeartbeatRequestSchema, HeartbeatResponseSchema } from "@/lib/attest/schema.ts";
+import { parseHeartbeat } from "@/lib/attest/parse_heartbeat.ts";
 import { defineHandlers, defineMeta } from "@/server/define.ts";
 
 export const meta = defineMeta({
@@ -6,6 +7,7 @@ export const meta = defineMeta({
     summary: 'Submit a signed heartbeat; a rejection is the bare {"status":"ok"}',
     access: "public",
     body: HeartbeatRequestSchema,
+    parseBody: parseHeartbeat,
     response: HeartbeatResponseSchema,
   },
 });
