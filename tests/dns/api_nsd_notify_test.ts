@@ -12,6 +12,7 @@ import { haveSystem } from "../helpers/system.ts";
 import { startTestServer } from "../helpers/test_server.ts";
 import { dig } from "./dig.ts";
 import { startNsd } from "./nsd.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ZONE = "api.test";
 
@@ -47,15 +48,6 @@ const QUERIES: [string, string][] = [
   ["www.api.test", "MX"],
   ["host.sub.api.test", "A"],
 ];
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
-}
 
 Deno.test("NSD secondary transfers a zone built through the DNS API and serves an API change within 5 s of NOTIFY", async () => {
   if (!haveSystem("API NOTIFY → NSD", ["nsd", "dig"])) return;

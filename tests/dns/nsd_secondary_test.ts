@@ -10,6 +10,7 @@ import { DnsNotifier } from "../../server/dns_notify.ts";
 import { dig } from "./dig.ts";
 import { startNsd } from "./nsd.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const ZONE = "example.test";
 const RECORDS: [string, string, string, number?][] = [
@@ -92,15 +93,6 @@ function populate(s: DnsStack): void {
   for (const [domain, type, value, ttl] of RECORDS) {
     s.service.createRecord("test", ZONE, { domain, type, value, ttl });
   }
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
 }
 
 Deno.test("NSD transfers a zone from Palisade and answers the query set exactly as Palisade does", async () => {
