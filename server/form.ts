@@ -3,7 +3,7 @@
  * submission. A domain error becomes a status and a message shown next to the
  * field that caused it; errors that name no field are shown above the form.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { DomainError, ValidationError } from "../lib/errors.ts";
 import { mapError } from "./errors.ts";
 
@@ -89,4 +89,9 @@ export function optionalInt(values: Record<string, string>, field: string): numb
 export function optionalText(values: Record<string, string>, field: string): string | undefined {
   const v = (values[field] ?? "").trim();
   return v === "" ? undefined : v;
+}
+
+/** A text field of a dashboard form: absent is "", longer than `max` is refused (400). */
+export function formText(max = 1000) {
+  return z.string().max(max).default("");
 }

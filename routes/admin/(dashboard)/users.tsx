@@ -7,9 +7,9 @@ import { NewUserInput } from "@/lib/auth/schema.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
 import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, zodFailure } from "@/server/form.ts";
+import { emptyForm, formFailure, type FormState, formText, zodFailure } from "@/server/form.ts";
 
-const Text = z.string().max(1024).default("");
+const Text = formText(1024);
 
 export const meta = defineMeta({
   GET: {

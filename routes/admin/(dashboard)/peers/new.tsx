@@ -7,11 +7,12 @@ import {
   emptyForm,
   formFailure,
   type FormState,
+  formText,
   optionalInt,
   optionalText,
 } from "@/server/form.ts";
 
-const Text = z.string().max(1000).default("");
+const Text = formText(1000);
 
 export const meta = defineMeta({
   GET: {

@@ -7,9 +7,9 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, type FormState } from "@/server/form.ts";
+import { emptyForm, type FormState, formText } from "@/server/form.ts";
 
-const Text = z.string().max(200).default("");
+const Text = formText(200);
 
 export const meta = defineMeta({
   GET: {

@@ -7,9 +7,9 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
 import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { emptyForm, formFailure, type FormState, formText, optionalInt } from "@/server/form.ts";
 
-const Text = z.string().max(1000).default("");
+const Text = formText(1000);
 
 export const meta = defineMeta({
   GET: {

@@ -16,11 +16,12 @@ import {
   emptyForm,
   formFailure,
   type FormState,
+  formText,
   optionalInt,
   optionalText,
 } from "@/server/form.ts";
 
-const Text = z.string().max(1000).default("");
+const Text = formText(1000);
 const DONE = {
   created: "Peer created. Its configuration is ready to download.",
   updated: "Peer saved.",

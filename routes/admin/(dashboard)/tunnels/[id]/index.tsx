@@ -15,9 +15,9 @@ import {
   PROTECTED_INTERFACE,
 } from "@/lib/tunnel/interface_service.ts";
 import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState } from "@/server/form.ts";
+import { emptyForm, formFailure, type FormState, formText } from "@/server/form.ts";
 
-const Text = z.string().max(200).default("");
+const Text = formText(200);
 const DONE = {
   created: "Interface created.",
   updated: "Interface saved.",

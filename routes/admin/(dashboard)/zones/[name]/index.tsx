@@ -9,9 +9,9 @@ import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { DnsRecord, ZoneDetails } from "@/lib/dns/dns_service.ts";
 import { RECORD_TYPES } from "@/lib/dns/rdata.ts";
 import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { emptyForm, formFailure, type FormState, formText, optionalInt } from "@/server/form.ts";
 
-const Text = z.string().max(4000).default("");
+const Text = formText(4000);
 const TYPES = RECORD_TYPES.filter((t) => t !== "SOA");
 const TIMERS = ["default_ttl", "refresh", "retry", "expire", "minimum"] as const;
 const DONE: Record<string, string> = {
