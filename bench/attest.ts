@@ -5,25 +5,23 @@
  *
  * Sessions are created first; then, round after round, every session sends
  * one valid heartbeat built by the reference client. A round's heartbeats are
- * prepared (signed, gene preview computed) before the round's clock starts,
- * so the load generator spends its CPU between rounds, not while the server
- * is measured. Five rounds keep every session inside the rate limit.
+ * prepared (signed, gene preview computed) before the round's clock starts
+ * and sent by a small C load generator (bench/lib/loadgen.c), so the
+ * measured phase spends the shared cores on the server, as with wrk. Five
+ * rounds keep every session inside the rate limit.
  */
 import { Buffer } from "node:buffer";
-import process from "node:process";
 import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/attest/client.ts";
 import { canonicalPayload } from "../lib/attest/canonical.ts";
 import { loadCore } from "../lib/attest/core.ts";
-import { Http1Connection, type HttpResponse } from "./lib/http1.ts";
+import { buildLoadgen, postRequest, runLoad } from "./lib/loadgen.ts";
 import { cpuByThread, cpuSeconds, startServerProcess } from "./lib/server_process.ts";
 import { percentile } from "./lib/stats.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
 const CONNECTIONS = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 64);
-/** Requests written at once per connection (HTTP/1.1 pipelining). */
-const DEPTH = Number(Deno.env.get("BENCH_PIPELINE") ?? 1);
 
 /** Single-core node:crypto verifies per second on a heartbeat-sized payload. */
 function measureVerifyRate(sample: PreparedHeartbeat): number {
@@ -69,64 +67,38 @@ console.log(`creating ${SESSIONS} sessions …`);
 const clients = Array.from({ length: SESSIONS }, () => new AttestClient(core, transport));
 await pool(clients, 16, async (c) => void await c.init());
 
-const conns = await Promise.all(
-  Array.from({ length: CONNECTIONS }, () => Http1Connection.open(url.hostname, Number(url.port))),
-);
+const loadgen = await buildLoadgen();
 const verifyRate = measureVerifyRate(clients[0].prepare());
 
-const serverCpuBefore = cpuSeconds(server.pid);
-let clientCpuUs = 0;
-const threadsBefore = cpuByThread(server.pid);
+let serverCpu = 0;
+let clientCpuMs = 0;
+const threadCpu = new Map<string, number>();
 const latencies: number[] = [];
 let accepted = 0;
 let rejected = 0;
 let sendMs = 0;
 for (let round = 1; round <= ROUNDS; round++) {
-  const prepared = clients.map((c) => {
-    const p = c.prepare();
-    return {
-      client: c,
-      p,
-      bytes: Http1Connection.post(url.host, "/hb", JSON.stringify(p.request)),
-    };
-  });
-  const responses: HttpResponse[] = new Array(prepared.length);
-  // The timed phase only moves bytes; responses are read after the round.
-  const start = performance.now();
-  const clientStart = process.cpuUsage();
-  let next = 0;
-  await Promise.all(conns.map(async (conn) => {
-    while (next < prepared.length) {
-      const first = next;
-      next = Math.min(prepared.length, next + DEPTH);
-      const t0 = performance.now();
-      const answers = await conn.pipeline(prepared.slice(first, next).map((p) => p.bytes));
-      // Each request of the burst waited for the whole burst: count that as its latency.
-      const ms = performance.now() - t0;
-      answers.forEach((a, k) => {
-        responses[first + k] = a;
-        latencies.push(ms);
-      });
-    }
-  }));
-  sendMs += performance.now() - start;
-  const used = process.cpuUsage(clientStart);
-  clientCpuUs += used.user + used.system;
-  prepared.forEach((item, i) => {
-    const body = JSON.parse(responses[i].body);
-    if (responses[i].status === 200 && item.client.isAccepted(body)) {
+  const prepared = clients.map((c) => c.prepare());
+  const requests = prepared.map((p) => postRequest(url.host, "/hb", JSON.stringify(p.request)));
+  const cpuBefore = cpuSeconds(server.pid);
+  const threadsBefore = cpuByThread(server.pid);
+  const run = await runLoad(loadgen, url.hostname, Number(url.port), CONNECTIONS, requests);
+  serverCpu += cpuSeconds(server.pid) - cpuBefore;
+  for (const [name, cpu] of cpuByThread(server.pid)) {
+    threadCpu.set(name, (threadCpu.get(name) ?? 0) + cpu - (threadsBefore.get(name) ?? 0));
+  }
+  sendMs += run.elapsedMs;
+  clientCpuMs += run.cpuMs;
+  run.responses.forEach((r, i) => {
+    latencies.push(r.latencyMs);
+    const body = r.status === 200 ? JSON.parse(r.body) : {};
+    if (clients[i].isAccepted(body)) {
       accepted++;
-      item.client.commit(item.p, body);
+      clients[i].commit(prepared[i], body);
     } else rejected++;
   });
 }
-// Includes the untimed preparation between rounds, when the server is idle.
-const serverCpu = cpuSeconds(server.pid) - serverCpuBefore;
-const threadShare = [...cpuByThread(server.pid)].map(([name, cpu]) =>
-  [name, cpu - (threadsBefore.get(name) ?? 0)] as const
-)
-  .filter(([, cpu]) => cpu > 0.01).sort((a, b) => b[1] - a[1]);
-for (const c of conns) c.close();
+const threadShare = [...threadCpu].filter(([, cpu]) => cpu > 0.01).sort((a, b) => b[1] - a[1]);
 
 const rate = accepted / (sendMs / 1000);
 const stats = await (await fetch(`${server.attest}/stats`)).json();
@@ -155,7 +127,7 @@ console.log(
   }`,
 );
 console.log(
-  `load generator CPU per request ${(clientCpuUs / (accepted + rejected)).toFixed(0)} µs`,
+  `load generator CPU per request ${(clientCpuMs * 1000 / (accepted + rejected)).toFixed(1)} µs`,
 );
 console.log(`node:crypto verify/s, 1 core   ${verifyRate.toFixed(0)}`);
 console.log(`ratio                          ${(rate / verifyRate).toFixed(3)} (target ≥ 0.5)`);
