@@ -62,7 +62,7 @@ async function main(): Promise<number> {
 
   let server;
   try {
-    server = startServer(services, manifest);
+    server = await startServer(services, manifest);
   } catch (err) {
     console.error(`palisade: cannot start listeners: ${(err as Error).message}`);
     await services.stop();

@@ -3,10 +3,10 @@
  * clock and one event bus. `main.ts` and the tests call `createServices`; the
  * routes reach the result through `ctx.state.services`.
  */
-import { AttestService } from "./attest/attest.ts";
-import { type Core, DEFAULT_ATTEST_WASM, loadCore } from "./attest/core.ts";
+import { AttestService, createAttestShared } from "./attest/attest.ts";
+import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
-import { createVerifier } from "./attest/verifier_pool.ts";
+import { AttestSessionStore } from "./attest/session_store.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { AuthService } from "./auth/auth.ts";
 import { JwtService } from "./auth/jwt.ts";
@@ -96,14 +96,19 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     );
   }
   const core = opts.core ?? await loadCore();
-  const verifier = await createVerifier(config.attest.workers, core, DEFAULT_ATTEST_WASM);
+  // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
+  const attestShared = createAttestShared(
+    config.attest,
+    1 + config.attest.workers,
+    new AttestSessionStore(store).count(),
+  );
   const attest = new AttestService(
     store,
     core,
     clock,
     config.attest,
     log.child({ service: "attest" }),
-    verifier,
+    attestShared,
   );
   const attestRates = new AttestRates(attest, events, clock);
   system.addProbe({

@@ -73,12 +73,6 @@ export interface Context<Body = unknown, Query = unknown> {
   readonly state: State;
   /** Validated request body (from JSON or a form), per `meta[method].body`. */
   readonly body: Body;
-  /**
-   * The JSON text the body was parsed from (JSON bodies only), for handlers
-   * that hand the request on to another thread: a string crosses a thread
-   * boundary far more cheaply than the parsed object.
-   */
-  readonly rawJson?: string;
   /** Validated query, per `meta[method].query`. */
   readonly query: Query;
   /** Address of the TCP peer. */

@@ -43,10 +43,9 @@ export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uin
   return all;
 }
 
-/** A decoded body and, for JSON, the text it was parsed from. */
+/** A decoded body. */
 export interface DecodedBody {
   value: unknown;
-  json?: string;
 }
 
 /** Decodes a JSON or form body into a plain value for schema validation. */
@@ -70,7 +69,7 @@ export async function decodeBody(req: Request): Promise<DecodedBody> {
     throw new ValidationError("Request body is empty; expected a JSON object");
   }
   try {
-    return { value: JSON.parse(text), json: text };
+    return { value: JSON.parse(text) };
   } catch {
     throw new ValidationError("Request body is not valid JSON");
   }

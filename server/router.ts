@@ -104,7 +104,6 @@ const JSON_HEADERS: [string, string][] = [
 
 class RequestContext implements Context {
   body: unknown = undefined;
-  rawJson: string | undefined = undefined;
   query: unknown = undefined;
   #headers: Headers | undefined;
   /** True once the extra headers went into the response at creation. */
@@ -237,7 +236,6 @@ export function buildListenerApp(
       ctx.body = meta.parseBody
         ? meta.parseBody(decoded.value)
         : validate(meta.body, decoded.value, "body");
-      ctx.rawJson = decoded.json;
     }
     const result = fn ? await fn(ctx) : undefined;
     if (result instanceof Response) return result;

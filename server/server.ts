@@ -6,6 +6,7 @@
 import type { ListenAddress } from "../lib/config/config.ts";
 import type { Services } from "../lib/services.ts";
 import type { Manifest } from "./define.ts";
+import { type AttestThreads, startAttestThreads } from "./attest_threads.ts";
 import { startDnsListener } from "./dns_listener.ts";
 import { DnsNotifier } from "./dns_notify.ts";
 import { closeEventStreams } from "./event_socket.ts";
@@ -15,6 +16,8 @@ import { buildListenerApp, type RouteEntry } from "./router.ts";
 export interface RunningServer {
   addresses: { admin: string; attest: string; dnsApi: string; dns: string };
   routes: { admin: RouteEntry[]; attest: RouteEntry[]; dnsApi: RouteEntry[] };
+  /** The threads serving the attestation listener, when it has its own. */
+  attestThreads?: AttestThreads;
   /** Stops accepting, lets in-flight requests finish, closes sockets. */
   shutdown(): Promise<void>;
 }
@@ -32,8 +35,12 @@ function serve(
   return Deno.serve({ hostname: listen.hostname, port: listen.port, onListen: () => {} }, fetch);
 }
 
-/** Starts all listeners; throws (after closing what started) when one cannot bind. */
-export function startServer(services: Services, manifest: Manifest): RunningServer {
+/**
+ * Starts all listeners; throws (after closing what started) when one cannot
+ * bind. The attestation listener is served by `config.attest.workers`
+ * threads of its own, or by this thread when that is 0.
+ */
+export async function startServer(services: Services, manifest: Manifest): Promise<RunningServer> {
   registerIslands(manifest.islands);
   const { config } = services;
   const listener = (name: string, htmlPaths?: (p: string) => boolean) =>
@@ -46,8 +53,24 @@ export function startServer(services: Services, manifest: Manifest): RunningServ
   try {
     const adminServer = serve(config.adminListen, admin.fetch);
     started.push(adminServer);
-    const attestServer = serve(config.attestListen, attest.fetch);
-    started.push(attestServer);
+    let attestAddr: string;
+    let attestThreads: AttestThreads | undefined;
+    if (config.attest.workers > 0) {
+      const threads = await startAttestThreads({
+        count: config.attest.workers,
+        config,
+        dbPath: services.store.path,
+        shared: services.attest.shared,
+        log: services.log,
+      });
+      started.push(threads);
+      attestAddr = formatAddr({ hostname: config.attestListen.hostname, port: threads.port });
+      attestThreads = threads;
+    } else {
+      const attestServer = serve(config.attestListen, attest.fetch);
+      started.push(attestServer);
+      attestAddr = formatAddr(attestServer.addr);
+    }
     const dnsApiServer = serve(config.dnsApiListen, dnsApi.fetch);
     started.push(dnsApiServer);
     const dns = startDnsListener(
@@ -64,7 +87,7 @@ export function startServer(services: Services, manifest: Manifest): RunningServ
 
     const addresses = {
       admin: formatAddr(adminServer.addr),
-      attest: formatAddr(attestServer.addr),
+      attest: attestAddr,
       dnsApi: formatAddr(dnsApiServer.addr),
       dns: formatAddr(dns.addr),
     };
@@ -72,13 +95,14 @@ export function startServer(services: Services, manifest: Manifest): RunningServ
     return {
       addresses,
       routes: { admin: admin.routes, attest: attest.routes, dnsApi: dnsApi.routes },
+      attestThreads,
       async shutdown() {
         closeEventStreams(services);
         await Promise.all(started.map((s) => s.shutdown()));
       },
     };
   } catch (err) {
-    for (const s of started) s.shutdown().catch(() => {});
+    await Promise.all(started.map((s) => s.shutdown().catch(() => {})));
     throw err;
   }
 }

@@ -13,11 +13,12 @@ import type { Store } from "../store/store.ts";
 import type { EntropyEvent, Fingerprint, StackState } from "./canonical.ts";
 import type { Core } from "./core.ts";
 import { isValidPublicKey } from "./ed25519.ts";
-import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
+import { Ed25519Verifier } from "./ed25519.ts";
+import { AttestCounters, type CounterTable, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
-import { SlidingWindowLimiter } from "./rate_limiter.ts";
-import type { HeartbeatVerifier } from "./verifier_pool.ts";
+import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
+import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { type Advance, AttestSessionStore, type AttestStats } from "./session_store.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
@@ -80,6 +81,38 @@ interface PendingWrite {
   done: (ok: boolean) => void;
 }
 
+/**
+ * The state every thread serving the attestation listener shares: rate
+ * limits, counters and the stored-session count (for the cap). Made once per
+ * process by createAttestShared() and passed to each thread.
+ */
+export interface AttestShared {
+  heartbeatLimits: LimiterTable;
+  initLimits: LimiterTable | null;
+  counters: CounterTable;
+  /** Int32Array[1]: stored sessions. */
+  sessionCount: SharedArrayBuffer;
+}
+
+/** Shared state for `threads` services (one counter row each) over a store holding `sessions`. */
+export function createAttestShared(
+  options: Pick<AttestOptions, "initPerMinute">,
+  threads: number,
+  sessions: number,
+): AttestShared {
+  const sessionCount = new SharedArrayBuffer(4);
+  new Int32Array(sessionCount)[0] = sessions;
+  return {
+    // The spec's limit: 5 heartbeats per 10 s per session_id.
+    heartbeatLimits: new SlidingWindowLimiter(5, 10_000).table,
+    initLimits: options.initPerMinute > 0
+      ? new SlidingWindowLimiter(options.initPerMinute, 60_000, 4096).table
+      : null,
+    counters: new AttestCounters(threads).table,
+    sessionCount,
+  };
+}
+
 /** Session creation failed; the route answers 500 without detail. */
 export class AttestInitError extends Error {
   override name = "AttestInitError";
@@ -90,29 +123,37 @@ const hex = (bytes: Uint8Array) =>
 const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)));
 
 export class AttestService {
-  readonly counters = new AttestCounters();
-  readonly limiter = new SlidingWindowLimiter(5, 10_000);
+  readonly counters: AttestCounters;
+  readonly limiter: SlidingWindowLimiter;
+  readonly shared: AttestShared;
   readonly #sessions: AttestSessionStore;
+  readonly #verifier = new Ed25519Verifier();
   #queue: PendingWrite[] = [];
   /** Sessions per client address per minute, against a flood of `/init` on the public listener. */
   readonly #initLimiter: SlidingWindowLimiter | null;
-  /** Stored sessions, kept here so `/init` checks the cap without counting rows. */
-  #sessionCount: number;
+  /** Stored sessions, kept in shared memory so `/init` checks the cap without counting rows. */
+  readonly #sessionCount: Int32Array;
   #flushTimer: ReturnType<typeof setImmediate> | null = null;
 
+  /**
+   * `shared` and `row` when several threads serve the listener (each with its
+   * own store connection and service); without them the service stands alone.
+   */
   constructor(
     private readonly store: Store,
     private readonly core: Core,
     private readonly clock: Clock,
     private readonly options: AttestOptions,
     private readonly log: Logger,
-    private readonly verifier: HeartbeatVerifier,
+    shared?: AttestShared,
+    row = 0,
   ) {
     this.#sessions = new AttestSessionStore(store);
-    this.#initLimiter = options.initPerMinute > 0
-      ? new SlidingWindowLimiter(options.initPerMinute, 60_000)
-      : null;
-    this.#sessionCount = this.#sessions.count();
+    this.shared = shared ?? createAttestShared(options, 1, this.#sessions.count());
+    this.counters = new AttestCounters(this.shared.counters, row);
+    this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
+    this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
+    this.#sessionCount = new Int32Array(this.shared.sessionCount);
   }
 
   /**
@@ -131,10 +172,9 @@ export class AttestService {
     });
   }
 
-  /** Stops the verifier threads after writing what is queued. */
+  /** Writes what is queued; call before closing the store. */
   close(): void {
     this.flush();
-    this.verifier.close();
   }
 
   /** Writes queued acceptances now (also called on shutdown). */
@@ -164,7 +204,7 @@ export class AttestService {
     if (this.#initLimiter && !this.#initLimiter.allow(clientAddress, this.clock.now())) {
       throw new RateLimitError("Too many sessions created from this address; try again later", 60);
     }
-    if (this.#sessionCount >= this.options.maxSessions) {
+    if (Atomics.load(this.#sessionCount, 0) >= this.options.maxSessions) {
       throw new UnavailableError(
         "The attestation service is at its session capacity; try again later",
       );
@@ -194,8 +234,8 @@ export class AttestService {
         expires_at: now + SESSION_TTL_MS,
       };
       this.#sessions.create(session);
-      this.#sessionCount++;
-      this.counters.sessionsCreated++;
+      Atomics.add(this.#sessionCount, 0, 1);
+      this.counters.add("sessionsCreated");
       return {
         session_id: sessionId,
         salt,
@@ -209,7 +249,7 @@ export class AttestService {
         mutation_order_b64: session.pending_order,
       };
     } catch (err) {
-      this.counters.initFailures++;
+      this.counters.add("initFailures");
       this.log.warn("attestation init failed", { reason: (err as Error).message });
       throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
     }
@@ -217,20 +257,19 @@ export class AttestService {
 
   /**
    * Verifies a heartbeat in the spec's order; advances the session only when
-   * every check passes. `json` is the validated request text `hb` was parsed
-   * from, when the caller has it (the verifier threads take the text).
+   * every check passes.
    */
-  async heartbeat(hb: HeartbeatRequest, json?: string): Promise<HeartbeatOutcome> {
-    const result = await this.#check(hb, json);
+  async heartbeat(hb: HeartbeatRequest): Promise<HeartbeatOutcome> {
+    const result = await this.#check(hb);
     if (typeof result === "string") {
       this.counters.reject(result);
       return { accepted: false, reason: result };
     }
-    this.counters.accepted++;
+    this.counters.add("accepted");
     return { accepted: true, response: result };
   }
 
-  async #check(hb: HeartbeatRequest, json?: string): Promise<RejectReason | Accepted> {
+  async #check(hb: HeartbeatRequest): Promise<RejectReason | Accepted> {
     const now = this.clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
@@ -240,7 +279,7 @@ export class AttestService {
     // 3. Expiry.
     if (now > s.expires_at) return "expired";
     // 4–12. Signature, chain, mutation, commitment, drift, mouse, fingerprint; then H(n).
-    const verdict = await this.verifier.verify(hb, s, now, json);
+    const verdict = verifyHeartbeat(hb, s, now, this.core, this.#verifier);
     if (!verdict.ok) return verdict.reason;
     // 13–14. New salt and order; persist with a compare-and-set on the state checked above.
     const nextSalt = randomHex(16);
@@ -268,7 +307,7 @@ export class AttestService {
   /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
   stats(): AttestStats {
     return {
-      sessions: this.#sessionCount,
+      sessions: Atomics.load(this.#sessionCount, 0),
       expired_sessions: this.#sessions.expiredCount(this.clock.now()),
       max_chain_length: this.#sessions.maxChainLength(),
     };
@@ -282,8 +321,11 @@ export class AttestService {
   /** Deletes sessions expired for longer than the grace period; returns how many. */
   purgeExpired(): number {
     const purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
-    this.#sessionCount = Math.max(0, this.#sessionCount - purged);
-    this.counters.purged += purged;
+    // Never below zero, whatever another process did to the table meanwhile.
+    if (Atomics.sub(this.#sessionCount, 0, purged) < purged) {
+      Atomics.store(this.#sessionCount, 0, 0);
+    }
+    this.counters.add("purged", purged);
     return purged;
   }
 }

@@ -27,20 +27,101 @@ export const REJECT_REASONS = [
 
 export type RejectReason = typeof REJECT_REASONS[number];
 
+const FIELDS = [
+  "accepted",
+  "sessionsCreated",
+  "initFailures",
+  "purged",
+  ...REJECT_REASONS,
+] as const;
+type Field = typeof FIELDS[number];
+const INDEX = new Map<Field, number>(FIELDS.map((f, i) => [f, i]));
+
+/** What the counters are made of: pass it to another thread to count into the same figures. */
+export interface CounterTable {
+  buffer: SharedArrayBuffer;
+  rows: number;
+}
+
+/**
+ * Counters of the attestation service, shared by the threads serving the
+ * listener: each thread adds to its own row of a SharedArrayBuffer (one
+ * writer per row, so no atomics), and reading sums the rows.
+ */
 export class AttestCounters {
-  accepted = 0;
-  sessionsCreated = 0;
-  initFailures = 0;
-  purged = 0;
-  readonly rejected = new Map<RejectReason, number>(REJECT_REASONS.map((r) => [r, 0]));
+  readonly table: CounterTable;
+  readonly #cells: Float64Array;
+  readonly #row: number;
+
+  /** `rows` threads may count (`row` is this one's), or a view of another thread's table. */
+  constructor(table: CounterTable | number = 1, row = 0) {
+    if (typeof table === "number") {
+      table = { buffer: new SharedArrayBuffer(table * FIELDS.length * 8), rows: table };
+    }
+    if (!(row >= 0 && row < table.rows)) throw new RangeError(`No counter row ${row}`);
+    this.table = table;
+    this.#cells = new Float64Array(table.buffer);
+    this.#row = row;
+  }
+
+  #sum(field: Field): number {
+    const i = INDEX.get(field)!;
+    let n = 0;
+    for (let r = 0; r < this.table.rows; r++) n += this.#cells[r * FIELDS.length + i];
+    return n;
+  }
+
+  #add(field: Field, n: number): void {
+    this.#cells[this.#row * FIELDS.length + INDEX.get(field)!] += n;
+  }
+
+  /** Makes the total `value` (for tests and figures set by hand). */
+  #set(field: Field, value: number): void {
+    this.#add(field, value - this.#sum(field));
+  }
+
+  get accepted(): number {
+    return this.#sum("accepted");
+  }
+  set accepted(v: number) {
+    this.#set("accepted", v);
+  }
+  get sessionsCreated(): number {
+    return this.#sum("sessionsCreated");
+  }
+  set sessionsCreated(v: number) {
+    this.#set("sessionsCreated", v);
+  }
+  get initFailures(): number {
+    return this.#sum("initFailures");
+  }
+  set initFailures(v: number) {
+    this.#set("initFailures", v);
+  }
+  get purged(): number {
+    return this.#sum("purged");
+  }
+  set purged(v: number) {
+    this.#set("purged", v);
+  }
+
+  /** Adds to a counter (the hot path: no sum over the rows). */
+  add(field: "accepted" | "sessionsCreated" | "initFailures" | "purged", n = 1): void {
+    this.#add(field, n);
+  }
 
   reject(reason: RejectReason): void {
-    this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + 1);
+    this.#add(reason, 1);
+  }
+
+  /** Rejections by reason, every reason present. */
+  get rejected(): ReadonlyMap<RejectReason, number> {
+    return new Map(REJECT_REASONS.map((r) => [r, this.#sum(r)]));
   }
 
   get rejectedTotal(): number {
     let n = 0;
-    for (const v of this.rejected.values()) n += v;
+    for (const r of REJECT_REASONS) n += this.#sum(r);
     return n;
   }
 }

@@ -1,8 +1,7 @@
 /**
  * Checks 4–11 of the spec's table and the next chain head (step 12), as one
- * pure function of the heartbeat and a snapshot of its session. Pure so that
- * it can run on the request's thread or in a worker (verifier_pool.ts) with
- * the same result and the same reason for the first failed check.
+ * pure function of the heartbeat and a snapshot of its session, so that every
+ * thread serving the listener reaches the same verdict for the same reason.
  */
 import { canonicalPayload, entropyJson, stackJson } from "./canonical.ts";
 import { checkDrift, checkFingerprint, checkMouse } from "./checks.ts";

@@ -55,7 +55,7 @@ export interface Config {
     purgeGraceMs: number;
     /** Origins allowed to call `/init` and `/hb` from a browser; `*` for any. */
     allowedOrigins: string[];
-    /** Threads verifying heartbeats; 0 runs the checks on the request thread. */
+    /** Threads serving the attestation listener (SO_REUSEPORT); 0 serves it on the main thread. */
     workers: number;
     /** Sessions one client address may create per minute; 0 for no limit. */
     initPerMinute: number;
@@ -338,7 +338,7 @@ export const OPTIONS: Option[] = [
     flag: "--attest-workers",
     default: "auto",
     description:
-      "Threads verifying heartbeats (`auto`: one per core beyond the first; `0`: on the request thread)",
+      "Threads serving the attestation listener, each verifying its own requests (`auto`: one per core, at most 8, none on a single core; `0`: the main thread serves it)",
     apply: (
       c,
       v,
@@ -347,9 +347,10 @@ export const OPTIONS: Option[] = [
   },
 ];
 
-/** One verifier thread per core beyond the one serving requests, at most 4. */
+/** One serving thread per core, at most 8; on a single core the main thread serves alone. */
 function autoWorkers(): number {
-  return Math.max(0, Math.min(4, (navigator.hardwareConcurrency ?? 1) - 1));
+  const cores = navigator.hardwareConcurrency ?? 1;
+  return cores < 2 ? 0 : Math.min(8, cores);
 }
 
 /** Checks that need several options at once. */

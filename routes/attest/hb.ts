@@ -16,7 +16,7 @@ const REJECTED = { status: "ok" } as const;
 
 export const handler = defineHandlers(meta, {
   async POST(ctx) {
-    const outcome = await ctx.state.services.attest.heartbeat(ctx.body, ctx.rawJson);
+    const outcome = await ctx.state.services.attest.heartbeat(ctx.body);
     return outcome.accepted ? outcome.response : REJECTED;
   },
 });

@@ -320,29 +320,56 @@ Deno.test("a body that is not JSON or lacks a field is refused with 400, never 5
 
 Deno.test({
   name:
-    "with verifier threads: a chain is accepted, a bad commitment is rejected for that reason, and a race has one winner",
+    "with serving threads: a chain across threads, one shared rate limit, summed counters, one winner per race, a crashed thread replaced",
   sanitizeResources: false,
   async fn() {
+    // The threads keep the real clock; the rig's clock only dates the clients' heartbeats.
     await using rig = await startAttestRig({ env: { PALISADE_ATTEST_WORKERS: "2" } });
+    const threads = rig.t.server.attestThreads!;
+    assertEquals(threads.size, 2);
+    // A client without idle connections: every request opens a connection, which the kernel gives to either thread.
+    using http = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+    const post = async (body: unknown) => {
+      const res = await fetch(`${rig.t.attest}/hb`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+        client: http,
+      });
+      return await res.json();
+    };
     const client = await rig.client();
     for (let i = 1; i <= 4; i++) {
-      rig.clock.advance(GAP_MS);
-      assert(await client.heartbeat(), `heartbeat ${i}`);
+      const p = client.prepare();
+      const body = await post(p.request);
+      assert(client.isAccepted(body), `heartbeat ${i}`);
+      client.commit(p, body);
     }
-    rig.clock.advance(GAP_MS);
-    const bad = client.prepare().request;
-    bad.gene_commitment = "00".repeat(32);
-    client.sign(bad);
-    const before = await rig.rejected("gene_commitment");
-    assertEquals((await postHb(rig, bad)).text, '{"status":"ok"}');
-    assertEquals(await rig.rejected("gene_commitment"), before + 1);
+    assertEquals(rig.row(client.session!.session_id)!.chain_length, 4);
+    assertEquals(Number(/attest_heartbeats_accepted_total (\d+)/.exec(await rig.metrics())![1]), 4);
+
+    // Six heartbeats for one unknown session over fresh connections: the sixth meets the limit.
+    const unknown = { ...client.prepare().request, session_id: "7e".repeat(32) };
+    const limitedBefore = await rig.rejected("rate_limit");
+    const unknownBefore = await rig.rejected("unknown_session");
+    for (let i = 0; i < 6; i++) await post(unknown);
+    assertEquals(await rig.rejected("unknown_session"), unknownBefore + 5);
+    assertEquals(await rig.rejected("rate_limit"), limitedBefore + 1);
 
     const racer = await rig.client();
-    rig.clock.advance(GAP_MS);
     const same = racer.prepare().request;
-    const results = await Promise.all(Array.from({ length: 5 }, () => postHb(rig, same)));
-    assertEquals(results.filter((r) => JSON.parse(r.text).next_salt !== undefined).length, 1);
-    assertEquals(rig.row(client.session!.session_id)!.chain_length, 4);
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(same)));
+    assertEquals(results.filter((r) => r.next_salt !== undefined).length, 1);
+    assertEquals(rig.row(racer.session!.session_id)!.chain_length, 1);
+
+    threads.crashOne();
+    const deadline = Date.now() + 10_000;
+    while (threads.size === 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (threads.size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assertEquals(threads.size, 2, "the crashed thread was replaced");
+    const after = await rig.client();
+    const p = after.prepare();
+    assert(after.isAccepted(await post(p.request)), "served after the restart");
   },
 });
 

@@ -61,7 +61,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
   const services = await createServices({ config, store, log, clock: opts.clock });
   await services.users.ensureFirstAdministrator(config.adminUser, config.adminPassword);
-  const server = startServer(services, manifest);
+  const server = await startServer(services, manifest);
   await services.start();
   const [dnsHost, dnsPort] = server.addresses.dns.split(":");
   let closed = false;
