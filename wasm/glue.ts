@@ -141,6 +141,7 @@ interface RawExports {
 export type AttestCoreSource = BufferSource | WebAssembly.Module | URL | string;
 
 const HEX = "0123456789abcdef";
+const B64_VALUE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const U64_MAX = (1n << 64n) - 1n;
 const encoder = new TextEncoder();
 
@@ -176,11 +177,15 @@ function nibble(c: number): number {
 export function fromBase64(b64: unknown): Uint8Array | null {
   if (typeof b64 !== "string" || b64.length % 4 !== 0) return null;
   if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return null;
+  // Reject non-zero padding bits so that each byte string has one encoding.
+  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  if (pad > 0) {
+    const last = B64_VALUE.indexOf(b64[b64.length - 1 - pad]);
+    if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) return null;
+  }
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  // Reject non-zero padding bits so that each byte string has one encoding.
-  if (toBase64(out) !== b64) return null;
   return out;
 }
 
@@ -402,9 +407,10 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
 
     applyMutationAndCommit(state, orderB64, sessionIdHex, step, rounds = 0): GeneAdvance | null {
       const next = applyMutation(state, orderB64, sessionIdHex, step, rounds);
-      if (!next) return null;
-      const c = commitment(next, sessionIdHex, step);
-      return c ? { state: next, commitment: c } : null;
+      // The mutated state is still in SCRATCH and the session id in ARG: commit in place
+      // (the server runs this for every heartbeat).
+      if (!next || !x.scratch_commit(next.length, toU64(step)!)) return null;
+      return { state: next, commitment: outHex(32) };
     },
 
     blake3,

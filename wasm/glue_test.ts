@@ -353,7 +353,16 @@ Deno.test("fromBase64() accepts only canonical padded base64", () => {
   assertEquals(fromBase64("AQID"), Uint8Array.from([1, 2, 3]));
   assertEquals(fromBase64("AQI="), Uint8Array.from([1, 2]));
   assertEquals(fromBase64("AQ=="), Uint8Array.from([1]));
-  for (const bad of ["AQ", "AQ=", "AR==", "A Q==", "AQ==AQ==", "-_8=", 5]) {
+  for (const bad of ["AQ", "AQ=", "AR==", "AQJ=", "A Q==", "AQ==AQ==", "-_8=", 5]) {
     assertEquals(fromBase64(bad), null, String(bad));
+  }
+  // Canonical means: encoding the decoded bytes gives the input back. Every last character, both paddings.
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (const c of alphabet) {
+    for (const input of [`AQ${c}=`, `A${c}==`]) {
+      const bin = atob(input);
+      const canonical = btoa(bin) === input;
+      assertEquals(fromBase64(input) !== null, canonical, input);
+    }
   }
 });

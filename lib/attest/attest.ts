@@ -17,6 +17,7 @@ import { Ed25519Verifier } from "./ed25519.ts";
 import { AttestCounters, type CounterTable, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
+import { randomHex } from "./random_pool.ts";
 import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { type Advance, AttestSessionStore, type AttestStats } from "./session_store.ts";
@@ -117,10 +118,6 @@ export function createAttestShared(
 export class AttestInitError extends Error {
   override name = "AttestInitError";
 }
-
-const hex = (bytes: Uint8Array) =>
-  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)));
 
 export class AttestService {
   readonly counters: AttestCounters;
@@ -274,7 +271,7 @@ export class AttestService {
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
     // 2. Lookup.
-    const s = this.#sessions.get(hb.session_id);
+    const s = this.#sessions.snapshot(hb.session_id);
     if (!s) return "unknown_session";
     // 3. Expiry.
     if (now > s.expires_at) return "expired";

@@ -44,7 +44,11 @@ export function isValidPublicKey(hex: string): boolean {
   }
 }
 
-/** Verifies Ed25519 signatures, keeping up to `capacity` parsed keys. */
+/**
+ * Verifies Ed25519 signatures, keeping up to `capacity` parsed keys. When
+ * full, the oldest parsed key is dropped (no recency bookkeeping on hits:
+ * it cost more per heartbeat than parsing a key once more per session).
+ */
 export class Ed25519Verifier {
   #keys = new Map<string, KeyObject>();
 
@@ -52,12 +56,7 @@ export class Ed25519Verifier {
 
   #key(publicKeyHex: string): KeyObject {
     let key = this.#keys.get(publicKeyHex);
-    if (key) {
-      // Refresh recency: Map order is insertion order.
-      this.#keys.delete(publicKeyHex);
-      this.#keys.set(publicKeyHex, key);
-      return key;
-    }
+    if (key) return key;
     key = createPublicKey({
       key: Buffer.concat([SPKI_PREFIX, Buffer.from(publicKeyHex, "hex")]),
       format: "der",

@@ -14,6 +14,7 @@ import {
   toBase64,
 } from "../../wasm/glue.ts";
 import { randomBelow, type RandomBytes } from "./program.ts";
+import { randomBytes } from "./random_pool.ts";
 
 /** The six operations; values are the kind byte. */
 export enum MutationKind {
@@ -147,7 +148,7 @@ export function randomMutationOrder(options: RandomOrderOptions = {}): string {
  * the (astronomically rare) case that rejection sampling runs out of bytes.
  */
 function fastRandomOrder(): string | null {
-  const r = crypto.getRandomValues(new Uint8Array(128));
+  const r = randomBytes(128);
   let at = 0;
   const below = (bound: number): number => {
     const limit = 256 - (256 % bound);

@@ -19,6 +19,18 @@ export interface AttestSession {
   expires_at: number;
 }
 
+export type HeartbeatSnapshot = Pick<
+  AttestSession,
+  | "session_id"
+  | "public_key"
+  | "salt"
+  | "last_hash"
+  | "pending_step"
+  | "pending_order"
+  | "gene_state"
+  | "expires_at"
+>;
+
 export interface Advance {
   session_id: string;
   /** The state the heartbeat was checked against. */
@@ -64,6 +76,15 @@ export class AttestSessionStore {
   get(sessionId: string): AttestSession | undefined {
     return this.store.get<AttestSession>(
       "SELECT * FROM attest_sessions WHERE session_id = ?",
+      sessionId,
+    );
+  }
+
+  /** What a heartbeat is checked against: only the columns the checks read (a read per heartbeat). */
+  snapshot(sessionId: string): HeartbeatSnapshot | undefined {
+    return this.store.get<HeartbeatSnapshot>(
+      `SELECT session_id, public_key, salt, last_hash, pending_step, pending_order, gene_state, expires_at
+       FROM attest_sessions WHERE session_id = ?`,
       sessionId,
     );
   }
