@@ -80,7 +80,7 @@ export class SlidingWindowLimiter {
     try {
       const slot = this.#find(key, now);
       // Times are kept newest first; the oldest of the last `max` decides.
-      const t = (slot + this.#slotWords - this.max * 2) / 2;
+      const t = this.#times(slot);
       const f = this.#f64;
       // Unused time entries are -Infinity, so a key's first `max` requests pass.
       const allowed = now - f[t + this.max - 1] >= this.windowMs;
@@ -95,8 +95,6 @@ export class SlidingWindowLimiter {
   /** The slot (word index) holding `key`, claimed for it when absent. */
   #find(key: string, now: number): number {
     const u = this.#u32;
-    const f = this.#f64;
-    const newest = (slot: number) => f[(slot + this.#slotWords - this.max * 2) / 2];
     let free = -1;
     let stalest = -1;
     const start = hash(key) & this.#mask;
@@ -109,17 +107,23 @@ export class SlidingWindowLimiter {
         break;
       }
       if (len - 1 === key.length && this.#keyIs(slot, key)) return slot;
-      const last = newest(slot);
+      const last = this.#f64[this.#times(slot)];
       if (free < 0 && now - last >= this.windowMs) free = slot;
-      if (stalest < 0 || last < newest(stalest)) stalest = slot;
+      if (stalest < 0 || last < this.#f64[this.#times(stalest)]) stalest = slot;
     }
     const slot = free >= 0 ? free : stalest;
     u[slot + LEN] = key.length + 1;
     for (let i = 0; i < key.length; i += 2) {
       u[slot + KEY + i / 2] = key.charCodeAt(i) | ((key.charCodeAt(i + 1) || 0) << 16);
     }
-    f.fill(-Infinity, (slot + this.#slotWords - this.max * 2) / 2, (slot + this.#slotWords) / 2);
+    const t = this.#times(slot);
+    this.#f64.fill(-Infinity, t, t + this.max);
     return slot;
+  }
+
+  /** Index in the f64 view of a slot's request times (newest first). */
+  #times(slot: number): number {
+    return (slot + this.#slotWords - this.max * 2) / 2;
   }
 
   #keyIs(slot: number, key: string): boolean {
