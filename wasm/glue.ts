@@ -145,17 +145,45 @@ const B64_VALUE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const U64_MAX = (1n << 64n) - 1n;
 const encoder = new TextEncoder();
 
+/**
+ * The platform's Uint8Array hex/base64 methods (V8 13.x, Firefox 133, Safari
+ * 18.2) where present: they run several times per heartbeat on the server and
+ * the loops below allocate a string per byte. Older browsers get the loops.
+ */
+const native = Uint8Array as unknown as {
+  fromHex?(hex: string): Uint8Array;
+  fromBase64?(b64: string, opts: { lastChunkHandling: "strict" }): Uint8Array;
+  prototype: { toHex?(): string; toBase64?(): string };
+};
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => HEX[b >> 4] + HEX[b & 15]);
+
 /** Lowercase hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
+export const toHex: (bytes: Uint8Array) => string = native.prototype.toHex
+  ? (bytes) => (bytes as unknown as { toHex(): string }).toHex()
+  : toHexPortable;
+
+/** toHex() without the platform method (exported for tests). */
+export function toHexPortable(bytes: Uint8Array): string {
   let s = "";
-  for (const b of bytes) s += HEX[b >> 4] + HEX[b & 15];
+  for (let i = 0; i < bytes.length; i++) s += HEX_PAIRS[bytes[i]];
   return s;
 }
 
 /** Bytes of a hex string of exactly byteLength bytes (either case), null otherwise. */
 export function fromHex(hex: unknown, byteLength: number): Uint8Array | null {
   if (typeof hex !== "string" || hex.length !== byteLength * 2) return null;
-  // One pass that validates and decodes: this runs several times per heartbeat on the server.
+  if (!native.fromHex) return fromHexPortable(hex, byteLength);
+  try {
+    return native.fromHex(hex);
+  } catch {
+    return null; // a character outside 0-9a-fA-F
+  }
+}
+
+/** fromHex() without the platform method (exported for tests). */
+export function fromHexPortable(hex: unknown, byteLength: number): Uint8Array | null {
+  if (typeof hex !== "string" || hex.length !== byteLength * 2) return null;
+  // One pass that validates and decodes.
   const out = new Uint8Array(byteLength);
   for (let i = 0; i < byteLength; i++) {
     const hi = nibble(hex.charCodeAt(2 * i));
@@ -175,13 +203,26 @@ function nibble(c: number): number {
 
 /** Bytes of canonical standard base64 (padding required, no whitespace), null otherwise. */
 export function fromBase64(b64: unknown): Uint8Array | null {
+  return decodeBase64(b64, true);
+}
+
+/** fromBase64() without the platform method (exported for tests). */
+export function fromBase64Portable(b64: unknown): Uint8Array | null {
+  return decodeBase64(b64, false);
+}
+
+function decodeBase64(b64: unknown, useNative: boolean): Uint8Array | null {
   if (typeof b64 !== "string" || b64.length % 4 !== 0) return null;
+  // The platform decoder skips whitespace: the pattern keeps it out.
   if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return null;
   // Reject non-zero padding bits so that each byte string has one encoding.
   const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
   if (pad > 0) {
     const last = B64_VALUE.indexOf(b64[b64.length - 1 - pad]);
     if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) return null;
+  }
+  if (useNative && native.fromBase64) {
+    return native.fromBase64(b64, { lastChunkHandling: "strict" });
   }
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
@@ -190,9 +231,14 @@ export function fromBase64(b64: unknown): Uint8Array | null {
 }
 
 /** Standard base64 with padding. */
-export function toBase64(bytes: Uint8Array): string {
+export const toBase64: (bytes: Uint8Array) => string = native.prototype.toBase64
+  ? (bytes) => (bytes as unknown as { toBase64(): string }).toBase64()
+  : toBase64Portable;
+
+/** toBase64() without the platform method (exported for tests). */
+export function toBase64Portable(bytes: Uint8Array): string {
   let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
   return btoa(bin);
 }
 
@@ -233,9 +279,11 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
   const OUT = x.out_ptr();
   const SCRATCH = x.scratch_ptr();
 
-  // memory.buffer is replaced when memory grows (only in io_reserve), so views
-  // are made fresh for every access.
-  const mem = () => new Uint8Array(x.memory.buffer);
+  // memory.buffer is replaced when memory grows (only in io_reserve): the view
+  // is remade when its buffer is no longer the memory's.
+  let view = new Uint8Array(x.memory.buffer);
+  const mem = () =>
+    view.buffer === x.memory.buffer ? view : (view = new Uint8Array(x.memory.buffer));
   const out = (len: number) => mem().slice(OUT, OUT + len);
   const outHex = (len: number) => toHex(out(len));
   const putIo = (bytes: Uint8Array): number | null => {
@@ -332,15 +380,14 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
       if (!p || !s || t === null || typeof entropy !== "string" || typeof stack !== "string") {
         return "";
       }
-      const e = encoder.encode(entropy);
-      const k = encoder.encode(stack);
-      const both = new Uint8Array(e.length + k.length);
-      both.set(e);
-      both.set(k, e.length);
-      if (putIo(both) === null) return "";
+      // Both strings UTF-8 encoded straight into the IO buffer (at most 3 bytes per UTF-16 unit).
+      const io = x.io_reserve(3 * (entropy.length + stack.length));
+      if (io === 0) return "";
+      const e = encoder.encodeInto(entropy, mem().subarray(io)).written;
+      const k = encoder.encodeInto(stack, mem().subarray(io + e)).written;
       putArg(s, 0);
       putArg(p, 16);
-      return x.next_hash(t, e.length, k.length) ? outHex(32) : "";
+      return x.next_hash(t, e, k) ? outHex(32) : "";
     },
 
     run_program(b64: string): ProgramResult {

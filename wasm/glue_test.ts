@@ -11,10 +11,14 @@ import { loadTestCore } from "../tests/helpers/attest_core.ts";
 import {
   type AttestCore,
   fromBase64,
+  fromBase64Portable,
   fromHex,
+  fromHexPortable,
   PROGRAM_INVALID_IP,
   toBase64,
+  toBase64Portable,
   toHex,
+  toHexPortable,
 } from "./glue.ts";
 import {
   referenceCommit,
@@ -368,5 +372,29 @@ Deno.test("fromBase64() accepts only canonical padded base64", () => {
       const canonical = btoa(bin) === input;
       assertEquals(fromBase64(input) !== null, canonical, input);
     }
+  }
+});
+
+Deno.test("hex and base64 give the same results with and without the platform's Uint8Array methods", () => {
+  // Deno has the methods, so the exported codecs take the native path here; older browsers take the loops.
+  assert(typeof (Uint8Array.prototype as { toHex?: unknown }).toHex === "function");
+  for (let n = 0; n <= 40; n++) {
+    const bytes = rand(n);
+    assertEquals(toHex(bytes), toHexPortable(bytes));
+    assertEquals(toBase64(bytes), toBase64Portable(bytes));
+    assertEquals(toBase64(bytes), btoa(String.fromCharCode(...bytes)));
+    assertEquals(fromHex(toHex(bytes).toUpperCase(), n), bytes);
+    assertEquals(fromHexPortable(toHex(bytes).toUpperCase(), n), bytes);
+    assertEquals(fromBase64(toBase64(bytes)), bytes);
+    assertEquals(fromBase64Portable(toBase64(bytes)), bytes);
+  }
+  for (const bad of ["0g", "g0", " 0", "0x", "+1", "\u00e9a"]) {
+    assertEquals(fromHex(bad, 1), null, bad);
+    assertEquals(fromHexPortable(bad, 1), null, bad);
+  }
+  assertEquals(fromHex("abc", 1), null);
+  for (const bad of ["AQ", "AQ=", "AR==", "AQJ=", "A Q==", "AQ==AQ==", "-_8=", "AQ\n=", 5]) {
+    assertEquals(fromBase64(bad), null, String(bad));
+    assertEquals(fromBase64Portable(bad), null, String(bad));
   }
 });

@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const HEX64 = /^[0-9a-f]{64}$/i;
+const encoder = new TextEncoder();
 /** DER prefix of an Ed25519 PKCS#8 private key; the 32 seed bytes follow. */
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
@@ -51,6 +52,8 @@ export function isValidPublicKey(hex: string): boolean {
  */
 export class Ed25519Verifier {
   #keys = new Map<string, KeyObject>();
+  /** Reused for the message bytes: a heartbeat payload is ~1.5 KB, encoded once per heartbeat. */
+  #message = new Uint8Array(16 * 1024);
 
   constructor(private readonly capacity = 50_000) {}
 
@@ -71,9 +74,13 @@ export class Ed25519Verifier {
   verify(publicKeyHex: string, message: string, signatureHex: string): boolean {
     if (!/^[0-9a-f]{128}$/i.test(signatureHex)) return false;
     try {
+      // At most 3 UTF-8 bytes per UTF-16 unit: encode in place when that surely fits.
+      const bytes = message.length * 3 <= this.#message.length
+        ? this.#message.subarray(0, encoder.encodeInto(message, this.#message).written)
+        : encoder.encode(message);
       return verify(
         null,
-        Buffer.from(message, "utf8"),
+        bytes,
         this.#key(publicKeyHex),
         Buffer.from(signatureHex, "hex"),
       );

@@ -33,9 +33,11 @@ function int(o: Obj, key: string, min: number, max: number, path = key): number 
   return v;
 }
 
+const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
 function num(o: Obj, key: string, path: string): number {
   const v = o[key];
-  if (typeof v !== "number" || !Number.isFinite(v)) fail(path, v, "a number");
+  if (!isNum(v)) fail(path, v, "a number");
   return v;
 }
 
@@ -65,13 +67,16 @@ export function parseHeartbeat(value: unknown): HeartbeatRequest {
   const events = new Array<{ x: number; y: number; t: number }>(rawEvents.length);
   for (let i = 0; i < rawEvents.length; i++) {
     const e = rawEvents[i];
+    // Field paths are only built for the error: a heartbeat carries dozens of samples.
+    if (isObj(e) && isNum(e.x) && isNum(e.y) && isNum(e.t)) {
+      events[i] = { x: e.x, y: e.y, t: e.t };
+      continue;
+    }
     const path = `entropy_data.events.${i}`;
     if (!isObj(e)) fail(path, e, "an object");
-    events[i] = {
-      x: num(e, "x", `${path}.x`),
-      y: num(e, "y", `${path}.y`),
-      t: num(e, "t", `${path}.t`),
-    };
+    num(e, "x", `${path}.x`);
+    num(e, "y", `${path}.y`);
+    num(e, "t", `${path}.t`);
   }
   const stackState = obj(value, "stack_state");
   const stack = stackState.stack;

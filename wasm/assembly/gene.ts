@@ -119,59 +119,76 @@ export function geneMutate(gene: usize, size: u32, order: usize, orderLen: u32, 
       let w = <u32>load<u8>(op + 3) + 1;
       if (w > size) w = size;
       const arg = <u32>load<u8>(op + 4);
+      // Window indexes advance with a wrap instead of a % per byte (same positions:
+      // (off + k) % size), which made these loops several times slower.
       switch (kind) {
         case 0: { // XOR keystream
+          let pi = off;
           for (let k: u32 = 0; k < w; k++) {
-            const p = gene + (off + k) % size;
+            const p = gene + pi;
             store<u8>(p, load<u8>(p) ^ b3ReadByte(KS));
+            if (++pi == size) pi = 0;
           }
           break;
         }
         case 1: { // ADD keystream
+          let pi = off;
           for (let k: u32 = 0; k < w; k++) {
-            const p = gene + (off + k) % size;
+            const p = gene + pi;
             store<u8>(p, <u8>((<u32>load<u8>(p) + <u32>b3ReadByte(KS)) & 0xff));
+            if (++pi == size) pi = 0;
           }
           break;
         }
         case 2: { // ROTL by arg % 7 + 1
           const rot = arg % 7 + 1;
+          let pi = off;
           for (let k: u32 = 0; k < w; k++) {
-            const p = gene + (off + k) % size;
+            const p = gene + pi;
             store<u8>(p, rotl8(<u32>load<u8>(p), rot));
+            if (++pi == size) pi = 0;
           }
           break;
         }
         case 3: { // SWAP with a window at a keystream-chosen offset
           const lo = <u32>b3ReadByte(KS);
           const hi = <u32>b3ReadByte(KS);
-          const off2 = (lo | (hi << 8)) % size;
+          let qi = (lo | (hi << 8)) % size;
+          let pi = off;
           for (let k: u32 = 0; k < w; k++) {
-            const p = gene + (off + k) % size;
-            const q = gene + (off2 + k) % size;
+            const p = gene + pi;
+            const q = gene + qi;
             const t = load<u8>(p);
             store<u8>(p, load<u8>(q));
             store<u8>(q, t);
+            if (++pi == size) pi = 0;
+            if (++qi == size) qi = 0;
           }
           break;
         }
         case 4: { // REVERSE the window
+          let pi = off;
+          let qi = (off + w - 1) % size;
           for (let k: u32 = 0; k < w / 2; k++) {
-            const p = gene + (off + k) % size;
-            const q = gene + (off + w - 1 - k) % size;
+            const p = gene + pi;
+            const q = gene + qi;
             const t = load<u8>(p);
             store<u8>(p, load<u8>(q));
             store<u8>(q, t);
+            if (++pi == size) pi = 0;
+            qi = qi == 0 ? size - 1 : qi - 1;
           }
           break;
         }
         default: { // 5 CHAIN: g[p] += rotl8(g[p − 1], 3) ^ arg, left to right
+          let pi = off;
+          let qi = off == 0 ? size - 1 : off - 1;
           for (let k: u32 = 0; k < w; k++) {
-            const pi = (off + k) % size;
             const p = gene + pi;
-            const q = gene + (pi + size - 1) % size;
-            const v = (<u32>rotl8(<u32>load<u8>(q), 3)) ^ arg;
+            const v = (<u32>rotl8(<u32>load<u8>(gene + qi), 3)) ^ arg;
             store<u8>(p, <u8>((<u32>load<u8>(p) + v) & 0xff));
+            qi = pi;
+            if (++pi == size) pi = 0;
           }
           break;
         }
