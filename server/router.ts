@@ -106,18 +106,33 @@ class RequestContext implements Context {
   body: unknown = undefined;
   query: unknown = undefined;
   #headers: Headers | undefined;
+  #url: URL | undefined;
   /** True once the extra headers went into the response at creation. */
   headersApplied = false;
   next: () => Promise<Response> = () => Promise.reject(new Error("next() is only for middleware"));
 
   constructor(
     readonly req: Request,
-    readonly url: URL,
+    url: URL | undefined,
     readonly params: Record<string, string>,
     readonly route: string,
     readonly state: State,
-    readonly remoteAddr: string,
-  ) {}
+    readonly info: Deno.ServeHandlerInfo | undefined,
+  ) {
+    this.#url = url;
+  }
+
+  /**
+   * Parsed on first use, like the peer address: Deno computes both on demand,
+   * and the hottest routes (`/hb`) read neither.
+   */
+  get url(): URL {
+    return this.#url ??= new URL(this.req.url);
+  }
+
+  get remoteAddr(): string {
+    return (this.info?.remoteAddr as Deno.NetAddr | undefined)?.hostname ?? "unknown";
+  }
 
   /** Created on first use: most requests never add a header. */
   get headers(): Headers {
@@ -148,6 +163,31 @@ export function sameOriginPath(path: string, base: URL): string {
   } catch {
     return "/";
   }
+}
+
+/**
+ * The path of an absolute request URL as `new URL(url).pathname` gives it, or
+ * "" when it needs the full parser (percent-encoding, dot segments,
+ * backslashes): that cannot match an exact route, so Hono takes the request.
+ */
+export function requestPath(url: string): string {
+  const authority = url.indexOf("//");
+  if (authority < 0) return "";
+  const start = url.indexOf("/", authority + 2);
+  if (start < 0) return "/";
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+    // Percent-escapes, a segment starting with a dot, backslashes and anything
+    // outside printable ASCII: the URL parser normalizes those.
+    if (c === 37 || c === 92 || c <= 32 || c >= 127) return "";
+    if (c === 46 && url.charCodeAt(i - 1) === 47) return "";
+  }
+  return url.slice(start, end);
 }
 
 /** Adds the context's headers and the defaults to a response made elsewhere. */
@@ -271,20 +311,18 @@ export function buildListenerApp(
   const dispatch = async (
     entry: RouteEntry,
     req: Request,
-    url: URL,
+    url: URL | undefined,
     params: Record<string, string>,
     info: Deno.ServeHandlerInfo | undefined,
   ): Promise<Response> => {
-    const addr = info?.remoteAddr as Deno.NetAddr | undefined;
     const ctx = new RequestContext(
       req,
       url,
       params,
       entry.pattern,
       { services: opts.services, listener },
-      addr?.hostname ?? "unknown",
+      info,
     );
-    const html = entry.isPage || htmlPaths(url.pathname);
     try {
       checkDeclaredLength(req);
       let i = -1;
@@ -298,7 +336,7 @@ export function buildListenerApp(
       const res = await step(0);
       return ctx.headersApplied ? res : withHeaders(res, ctx.extraHeaders);
     } catch (err) {
-      return fail(ctx, err, html);
+      return fail(ctx, err, entry.isPage || htmlPaths(ctx.url.pathname));
     }
   };
 
@@ -328,13 +366,11 @@ export function buildListenerApp(
     return errorJson(500, "Internal server error");
   });
   const fetch = (req: Request, info?: Deno.ServeHandlerInfo): Response | Promise<Response> => {
-    const url = new URL(req.url);
+    let path = requestPath(req.url);
     // Hono is not strict about a trailing slash here either.
-    const path = url.pathname.length > 1 && url.pathname.endsWith("/")
-      ? url.pathname.slice(0, -1)
-      : url.pathname;
+    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
     const entry = exact.get(path);
-    return entry ? dispatch(entry, req, url, {}, info) : app.fetch(req, info);
+    return entry ? dispatch(entry, req, undefined, {}, info) : app.fetch(req, info);
   };
   return { app, routes, fetch };
 }
