@@ -10,6 +10,7 @@ import type { z } from "zod";
 import type { Role } from "../lib/auth/roles.ts";
 import type { Authenticated } from "../lib/auth/auth.ts";
 import type { Services } from "../lib/services.ts";
+import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./router.ts";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -78,7 +79,7 @@ export interface Context<Body = unknown, Query = unknown> {
   /** Address of the TCP peer. */
   readonly remoteAddr: string;
   /** Headers added to whatever response the handler produces (e.g. Set-Cookie). */
-  readonly headers: Headers;
+  readonly headers: ResponseHeaders;
   /** Calls the next middleware or the route (middleware only). */
   next(): Promise<Response>;
   /** A 303 redirect to a same-site path. */

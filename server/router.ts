@@ -25,6 +25,7 @@ import {
 import { errorJson, mapError } from "./errors.ts";
 import { errorPage } from "./error_page.ts";
 import { renderPage, type Wrapper } from "./render.ts";
+import { ResponseHeaders } from "./response_headers.ts";
 import { checkDeclaredLength, decodeBody, validate } from "./request_body.ts";
 import { comparePatterns, governs, parseRouteFile } from "./route_pattern.ts";
 import { SAFE_METHODS } from "./same_origin.ts";
@@ -105,7 +106,7 @@ const JSON_HEADERS: [string, string][] = [
 class RequestContext implements Context {
   body: unknown = undefined;
   query: unknown = undefined;
-  #headers: Headers | undefined;
+  #headers: ResponseHeaders | undefined;
   #url: URL | undefined;
   /** True once the extra headers went into the response at creation. */
   headersApplied = false;
@@ -135,11 +136,11 @@ class RequestContext implements Context {
   }
 
   /** Created on first use: most requests never add a header. */
-  get headers(): Headers {
-    return this.#headers ??= new Headers();
+  get headers(): ResponseHeaders {
+    return this.#headers ??= new ResponseHeaders();
   }
 
-  get extraHeaders(): Headers | undefined {
+  get extraHeaders(): ResponseHeaders | undefined {
     return this.#headers;
   }
 
@@ -191,7 +192,7 @@ export function requestPath(url: string): string {
 }
 
 /** Adds the context's headers and the defaults to a response made elsewhere. */
-function withHeaders(res: Response, extra: Headers | undefined): Response {
+function withHeaders(res: Response, extra: ResponseHeaders | undefined): Response {
   let out = res;
   const set = (k: string, v: string, append: boolean) => {
     try {
@@ -202,7 +203,16 @@ function withHeaders(res: Response, extra: Headers | undefined): Response {
       append ? out.headers.append(k, v) : out.headers.set(k, v);
     }
   };
-  if (extra) { for (const [k, v] of extra) set(k, v, k.toLowerCase() === "set-cookie"); }
+  if (extra) {
+    const seen = new Set<string>();
+    for (const [k, v] of extra.pairs) {
+      // The first value of a name replaces the response's; later ones (and every Set-Cookie) add.
+      const lower = k.toLowerCase();
+      set(k, v, lower === "set-cookie" || seen.has(lower));
+      seen.add(lower);
+    }
+    for (const [k, v] of extra.defaults) if (!out.headers.has(k)) set(k, v, false);
+  }
   for (const [k, v] of Object.entries(DEFAULT_HEADERS)) if (!out.headers.has(k)) set(k, v, false);
   return out;
 }
@@ -299,10 +309,7 @@ export function buildListenerApp(
     if (result === null || result === undefined) return new Response(null, { status: 204 });
     // Created with every header at once, as plain pairs: Deno serves such a
     // response on its fast path, which changing headers afterwards would leave.
-    let headers = JSON_HEADERS;
-    if (ctx.extraHeaders) {
-      headers = [...JSON_HEADERS.filter(([k]) => !ctx.extraHeaders!.has(k)), ...ctx.extraHeaders];
-    }
+    const headers = ctx.extraHeaders?.over(JSON_HEADERS) ?? JSON_HEADERS;
     ctx.headersApplied = true;
     return new Response(JSON.stringify(result), { status: meta.status ?? 200, headers });
   };
