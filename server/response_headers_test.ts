@@ -1,7 +1,10 @@
 import { assertEquals } from "../tests/assert.ts";
 import { ResponseHeaders } from "./response_headers.ts";
 
-const BASE: [string, string][] = [["Content-Type", "application/json"], ["Cache-Control", "no-store"]];
+const BASE: [string, string][] = [
+  ["Content-Type", "application/json"],
+  ["Cache-Control", "no-store"],
+];
 
 Deno.test("ResponseHeaders: set replaces by case-insensitive name, append keeps earlier values", () => {
   const h = new ResponseHeaders();
