@@ -29,12 +29,6 @@ export class ResponseHeaders {
     }
   }
 
-  /** The values of this name joined by ", " (as `Headers.get`), or null. */
-  get(name: string): string | null {
-    const values = this.#pairs.filter(([k]) => sameName(k, name)).map(([, v]) => v);
-    return values.length ? values.join(", ") : null;
-  }
-
   has(name: string): boolean {
     return this.#pairs.some(([k]) => sameName(k, name));
   }
