@@ -23,9 +23,8 @@ export class ResponseHeaders {
   }
 
   delete(name: string): void {
-    const lower = name.toLowerCase();
     for (let i = this.#pairs.length - 1; i >= 0; i--) {
-      if (this.#pairs[i][0].toLowerCase() === lower) this.#pairs.splice(i, 1);
+      if (sameName(this.#pairs[i][0], name)) this.#pairs.splice(i, 1);
     }
   }
 

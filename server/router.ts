@@ -114,14 +114,11 @@ class RequestContext implements Context {
 
   constructor(
     readonly req: Request,
-    url: URL | undefined,
     readonly params: Record<string, string>,
     readonly route: string,
     readonly state: State,
     readonly info: Deno.ServeHandlerInfo | undefined,
-  ) {
-    this.#url = url;
-  }
+  ) {}
 
   /**
    * Parsed on first use, like the peer address: Deno computes both on demand,
@@ -318,13 +315,11 @@ export function buildListenerApp(
   const dispatch = async (
     entry: RouteEntry,
     req: Request,
-    url: URL | undefined,
     params: Record<string, string>,
     info: Deno.ServeHandlerInfo | undefined,
   ): Promise<Response> => {
     const ctx = new RequestContext(
       req,
-      url,
       params,
       entry.pattern,
       { services: opts.services, listener },
@@ -356,7 +351,6 @@ export function buildListenerApp(
       dispatch(
         entry,
         c.req.raw,
-        new URL(c.req.url),
         c.req.param() as Record<string, string>,
         c.env as Deno.ServeHandlerInfo | undefined,
       ));
@@ -377,7 +371,7 @@ export function buildListenerApp(
     // Hono is not strict about a trailing slash here either.
     if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
     const entry = exact.get(path);
-    return entry ? dispatch(entry, req, undefined, {}, info) : app.fetch(req, info);
+    return entry ? dispatch(entry, req, {}, info) : app.fetch(req, info);
   };
   return { app, routes, fetch };
 }
