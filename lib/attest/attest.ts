@@ -18,6 +18,7 @@ import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { randomHex } from "./random_pool.ts";
 import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
+import { SharedMutex } from "./shared_mutex.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { type Advance, AttestSessionStore, type AttestStats } from "./session_store.ts";
 
@@ -92,6 +93,13 @@ export interface AttestShared {
   counters: CounterTable;
   /** Int32Array[1]: stored sessions. */
   sessionCount: SharedArrayBuffer;
+  /**
+   * Int32Array[1]: a SharedMutex that the threads take around their writes to
+   * the sessions table. SQLite lets one writer in at a time and makes the
+   * others sleep in steps of 1 ms and more; a thread that finds this lock taken
+   * instead goes on serving requests until it is released.
+   */
+  writeLock: SharedArrayBuffer;
 }
 
 /** Shared state for `threads` services (one counter row each) over a store holding `sessions`. */
@@ -110,6 +118,7 @@ export function createAttestShared(
       : null,
     counters: new AttestCounters(threads).table,
     sessionCount,
+    writeLock: new SharedArrayBuffer(4),
   };
 }
 
@@ -130,6 +139,7 @@ export class AttestService {
   /** Stored sessions, kept in shared memory so `/init` checks the cap without counting rows. */
   readonly #sessionCount: Int32Array;
   #flushTimer: ReturnType<typeof setImmediate> | null = null;
+  readonly #writeLock: SharedMutex;
 
   /**
    * `shared` and `row` when several threads serve the listener (each with its
@@ -150,6 +160,7 @@ export class AttestService {
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
     this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
     this.#sessionCount = new Int32Array(this.shared.sessionCount);
+    this.#writeLock = new SharedMutex(this.shared.writeLock);
   }
 
   /**
@@ -164,8 +175,19 @@ export class AttestService {
     return new Promise((done) => {
       this.#queue.push({ advance, done });
       if (this.#queue.length >= MAX_BATCH) this.flush();
-      else this.#flushTimer ??= setImmediate(() => this.flush());
+      else this.#flushTimer ??= setImmediate(() => this.#flushSoon());
     });
+  }
+
+  /**
+   * Writes the queue now when no other thread is writing; otherwise waits for
+   * that write without blocking, and writes what has queued up meanwhile.
+   */
+  #flushSoon(): void {
+    this.#flushTimer = null;
+    if (this.#writeLock.tryLock()) this.#writeQueue();
+    // Another thread is writing: serve the requests that arrive meanwhile, then try again.
+    else this.#flushTimer = setImmediate(() => this.#flushSoon());
   }
 
   /** Writes what is queued; call before closing the store. */
@@ -173,20 +195,29 @@ export class AttestService {
     this.flush();
   }
 
-  /** Writes queued acceptances now (also called on shutdown). */
+  /** Writes queued acceptances now, waiting for another thread's write if need be (also on shutdown). */
   flush(): void {
     if (this.#flushTimer !== null) clearImmediate(this.#flushTimer);
     this.#flushTimer = null;
+    this.#writeLock.lock();
+    this.#writeQueue();
+  }
+
+  /** Writes the queue in one transaction and releases the write lock, which the caller holds. */
+  #writeQueue(): void {
     const batch = this.#queue;
     this.#queue = [];
-    if (batch.length === 0) return;
-    let results: boolean[];
+    let results: boolean[] = [];
     try {
       // Each UPDATE keeps its own guard: of two racing heartbeats in one batch only the first matches.
-      results = this.store.tx(() => batch.map((w) => this.#sessions.advance(w.advance)));
+      if (batch.length > 0) {
+        results = this.store.tx(() => batch.map((w) => this.#sessions.advance(w.advance)));
+      }
     } catch (err) {
       this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
       results = batch.map(() => false);
+    } finally {
+      this.#writeLock.unlock();
     }
     batch.forEach((w, i) => w.done(results[i]));
   }
@@ -229,7 +260,12 @@ export class AttestService {
         created_at: now,
         expires_at: now + SESSION_TTL_MS,
       };
-      this.#sessions.create(session);
+      this.#writeLock.lock();
+      try {
+        this.#sessions.create(session);
+      } finally {
+        this.#writeLock.unlock();
+      }
       Atomics.add(this.#sessionCount, 0, 1);
       this.counters.add("sessionsCreated");
       return {
@@ -316,7 +352,13 @@ export class AttestService {
 
   /** Deletes sessions expired for longer than the grace period; returns how many. */
   purgeExpired(): number {
-    const purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+    this.#writeLock.lock();
+    let purged: number;
+    try {
+      purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+    } finally {
+      this.#writeLock.unlock();
+    }
     // Never below zero, whatever another process did to the table meanwhile.
     if (Atomics.sub(this.#sessionCount, 0, purged) < purged) {
       Atomics.store(this.#sessionCount, 0, 0);

@@ -12,6 +12,7 @@
  * idle the longest is dropped (its key starts a fresh window, as the evicted
  * keys of a map-based limiter would).
  */
+import { SharedMutex } from "./shared_mutex.ts";
 
 /** Key length kept exactly; longer keys are folded (none are: session ids are 64 hex). */
 const KEY_CHARS = 64;
@@ -37,7 +38,7 @@ export class SlidingWindowLimiter {
   readonly max: number;
   readonly windowMs: number;
   readonly table: LimiterTable;
-  readonly #lock: Int32Array;
+  readonly #lock: SharedMutex;
   readonly #u32: Uint32Array;
   readonly #f64: Float64Array;
   readonly #slotWords: number;
@@ -68,7 +69,7 @@ export class SlidingWindowLimiter {
     this.#mask = a.slots - 1;
     // Words per slot: length, key, one word of padding, then max f64 times (8-byte aligned).
     this.#slotWords = 1 + KEY_WORDS + 1 + a.max * 2;
-    this.#lock = new Int32Array(a.buffer, 0, 1);
+    this.#lock = new SharedMutex(a.buffer, 0);
     this.#u32 = new Uint32Array(a.buffer, HEADER_BYTES);
     this.#f64 = new Float64Array(a.buffer, HEADER_BYTES);
   }
@@ -76,7 +77,7 @@ export class SlidingWindowLimiter {
   /** Records a request for `key` at `now`; false when it exceeds the limit. */
   allow(key: string, now: number): boolean {
     if (key.length > KEY_CHARS) key = fold(key);
-    this.#acquire();
+    this.#lock.lock();
     try {
       const slot = this.#find(key, now);
       // Times are kept newest first; the oldest of the last `max` decides.
@@ -88,7 +89,7 @@ export class SlidingWindowLimiter {
       f[t] = now;
       return allowed;
     } finally {
-      this.#release();
+      this.#lock.unlock();
     }
   }
 
@@ -133,24 +134,6 @@ export class SlidingWindowLimiter {
       if (u[slot + KEY + i / 2] !== w >>> 0) return false;
     }
     return true;
-  }
-
-  // A three-state futex mutex: 0 free, 1 held, 2 held with waiters.
-  #acquire(): void {
-    let c = Atomics.compareExchange(this.#lock, 0, 0, 1);
-    if (c === 0) return;
-    do {
-      if (c === 2 || Atomics.compareExchange(this.#lock, 0, 1, 2) !== 0) {
-        Atomics.wait(this.#lock, 0, 2, 10);
-      }
-    } while ((c = Atomics.compareExchange(this.#lock, 0, 0, 2)) !== 0);
-  }
-
-  #release(): void {
-    if (Atomics.sub(this.#lock, 0, 1) !== 1) {
-      Atomics.store(this.#lock, 0, 0);
-      Atomics.notify(this.#lock, 0, 1);
-    }
   }
 }
 
