@@ -6,6 +6,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject, verify } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { Buffer } from "node:buffer";
+import { fromHex } from "../../wasm/glue.ts";
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
@@ -72,18 +73,15 @@ export class Ed25519Verifier {
 
   /** True when `signatureHex` (128 hex) signs the UTF-8 `message` under the key. */
   verify(publicKeyHex: string, message: string, signatureHex: string): boolean {
-    if (!/^[0-9a-f]{128}$/i.test(signatureHex)) return false;
+    // The platform's hex decoder (Buffer's validates with a regular expression first).
+    const signature = fromHex(signatureHex, 64);
+    if (!signature) return false;
     try {
       // At most 3 UTF-8 bytes per UTF-16 unit: encode in place when that surely fits.
       const bytes = message.length * 3 <= this.#message.length
         ? this.#message.subarray(0, encoder.encodeInto(message, this.#message).written)
         : encoder.encode(message);
-      return verify(
-        null,
-        bytes,
-        this.#key(publicKeyHex),
-        Buffer.from(signatureHex, "hex"),
-      );
+      return verify(null, bytes, this.#key(publicKeyHex), signature);
     } catch {
       return false;
     }
