@@ -76,6 +76,11 @@ export type HeartbeatOutcome =
 
 /** Most accepted heartbeats written in one transaction. */
 const MAX_BATCH = 512;
+/**
+ * How long a flush keeps serving requests while another thread writes, before
+ * it blocks on the write lock. A group commit takes well under a millisecond.
+ */
+const MAX_FLUSH_SPIN_MS = 5;
 
 interface PendingWrite {
   advance: Advance;
@@ -139,6 +144,8 @@ export class AttestService {
   /** Stored sessions, kept in shared memory so `/init` checks the cap without counting rows. */
   readonly #sessionCount: Int32Array;
   #flushTimer: ReturnType<typeof setImmediate> | null = null;
+  /** When the pending flush first found the write lock taken (performance.now()), else 0. */
+  #flushWaitSince = 0;
   readonly #writeLock: SharedMutex;
 
   /**
@@ -185,9 +192,21 @@ export class AttestService {
    */
   #flushSoon(): void {
     this.#flushTimer = null;
-    if (this.#writeLock.tryLock()) this.#writeQueue();
-    // Another thread is writing: serve the requests that arrive meanwhile, then try again.
-    else this.#flushTimer = setImmediate(() => this.#flushSoon());
+    if (this.#writeLock.tryLock()) {
+      this.#flushWaitSince = 0;
+      this.#writeQueue();
+      return;
+    }
+    const now = performance.now();
+    this.#flushWaitSince ||= now;
+    if (now - this.#flushWaitSince < MAX_FLUSH_SPIN_MS) {
+      // Another thread is writing: serve the requests that arrive meanwhile, then try again.
+      this.#flushTimer = setImmediate(() => this.#flushSoon());
+    } else {
+      // A long write (e.g. a purge of many sessions): stop spinning and wait for it.
+      this.#flushWaitSince = 0;
+      this.flush();
+    }
   }
 
   /** Writes what is queued; call before closing the store. */

@@ -1,4 +1,5 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
+import { waitFor } from "../../tests/helpers/wait.ts";
 import { SharedMutex } from "./shared_mutex.ts";
 
 Deno.test("shared mutex: tryLock takes a free lock only", () => {
@@ -11,26 +12,30 @@ Deno.test("shared mutex: tryLock takes a free lock only", () => {
 });
 
 Deno.test("shared mutex: lock() waits for a holder on another thread", async () => {
-  const buffer = new SharedArrayBuffer(4);
+  // Word 0: the lock; word 1: set by the other thread once it holds the lock.
+  const buffer = new SharedArrayBuffer(8);
+  const word = new Int32Array(buffer);
   const m = new SharedMutex(buffer);
   m.lock();
   const code = `
     import { SharedMutex } from ${JSON.stringify(import.meta.resolve("./shared_mutex.ts"))};
     self.onmessage = ({ data }) => {
       const m = new SharedMutex(data);
-      const start = performance.now();
       m.lock();
-      self.postMessage(performance.now() - start);
+      Atomics.store(new Int32Array(data), 1, 1);
       m.unlock();
     };`;
   const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
   const worker = new Worker(url, { type: "module" });
   try {
-    const waited = new Promise<number>((resolve) => worker.onmessage = (e) => resolve(e.data));
     worker.postMessage(buffer);
-    await new Promise((r) => setTimeout(r, 100));
+    // The other thread marks the lock contended (2) before it sleeps on it.
+    assert(await waitFor(async () => Atomics.load(word, 0) === 2, 10_000, 1), "contended");
+    await new Promise((r) => setTimeout(r, 20));
+    assertEquals(Atomics.load(word, 1), 0, "not acquired while held here");
     m.unlock();
-    assert(await waited >= 50, "the thread got the lock only after it was released");
+    assert(await waitFor(async () => Atomics.load(word, 1) === 1, 10_000, 1), "acquired");
+    assertEquals(Atomics.load(word, 0), 0, "released by the other thread");
   } finally {
     worker.terminate();
     URL.revokeObjectURL(url);

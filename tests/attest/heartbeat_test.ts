@@ -71,6 +71,47 @@ Deno.test("a chain of 12 heartbeats is accepted and /stats reports its length", 
   assertEquals(row.last_hash, client.prevHash, "server and client agree on the chain head");
 });
 
+Deno.test("a heartbeat whose commit finds another thread writing is accepted once that write ends", async () => {
+  await using rig = await startAttestRig();
+  const client = await rig.client();
+  // Another thread takes the services' shared write lock, holds it for 300 ms
+  // and notes (in shared memory) when it let go.
+  const code = `
+    import { SharedMutex } from ${
+    JSON.stringify(import.meta.resolve("../../lib/attest/shared_mutex.ts"))
+  };
+    self.onmessage = ({ data: { lock, releasedAt } }) => {
+      const m = new SharedMutex(lock);
+      m.lock();
+      self.postMessage("locked");
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      new Float64Array(releasedAt)[0] = performance.timeOrigin + performance.now();
+      m.unlock();
+    };`;
+  const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+  const holder = new Worker(url, { type: "module" });
+  try {
+    const releasedAt = new SharedArrayBuffer(8);
+    const locked = new Promise((resolve, reject) => {
+      holder.onmessage = resolve;
+      holder.onerror = reject;
+    });
+    holder.postMessage({ lock: rig.t.services.attest.shared.writeLock, releasedAt });
+    await locked;
+    rig.clock.advance(GAP_MS);
+    assert(await client.heartbeat(), "accepted, not lost, though its commit found the lock taken");
+    const answeredAt = performance.timeOrigin + performance.now();
+    const released = new Float64Array(releasedAt)[0];
+    assert(released > 0 && answeredAt >= released, "answered after the other write ended");
+    rig.clock.advance(GAP_MS);
+    assert(await client.heartbeat(), "the chain goes on");
+    assertEquals(rig.row(client.session!.session_id)!.chain_length, 2);
+  } finally {
+    holder.terminate();
+    URL.revokeObjectURL(url);
+  }
+});
+
 Deno.test("every rejection has the same bare body and the same headers", async () => {
   await using rig = await startAttestRig();
   const client = await rig.client();
