@@ -187,8 +187,9 @@ export class AttestService {
   }
 
   /**
-   * Writes the queue now when no other thread is writing; otherwise waits for
-   * that write without blocking, and writes what has queued up meanwhile.
+   * Writes the queue now when no other thread is writing. Otherwise tries again
+   * on the next event-loop turns, serving requests meanwhile (they join the
+   * same transaction), and blocks on the lock only after MAX_FLUSH_SPIN_MS.
    */
   #flushSoon(): void {
     this.#flushTimer = null;
@@ -214,7 +215,7 @@ export class AttestService {
     this.flush();
   }
 
-  /** Writes queued acceptances now, waiting for another thread's write if need be (also on shutdown). */
+  /** Writes queued acceptances now, after another thread's write if one is running (also on shutdown). */
   flush(): void {
     if (this.#flushTimer !== null) clearImmediate(this.#flushTimer);
     this.#flushTimer = null;
