@@ -30,11 +30,11 @@ Deno.test("shared mutex: lock() waits for a holder on another thread", async () 
   try {
     worker.postMessage(buffer);
     // The other thread marks the lock contended (2) before it sleeps on it.
-    assert(await waitFor(async () => Atomics.load(word, 0) === 2, 10_000, 1), "contended");
+    assert(await waitFor(() => Atomics.load(word, 0) === 2, 10_000, 1), "contended");
     await new Promise((r) => setTimeout(r, 20));
     assertEquals(Atomics.load(word, 1), 0, "not acquired while held here");
     m.unlock();
-    assert(await waitFor(async () => Atomics.load(word, 1) === 1, 10_000, 1), "acquired");
+    assert(await waitFor(() => Atomics.load(word, 1) === 1, 10_000, 1), "acquired");
     assertEquals(Atomics.load(word, 0), 0, "released by the other thread");
   } finally {
     worker.terminate();

@@ -1,6 +1,6 @@
 /** Polls `check` every `stepMs` until it is true or `ms` have passed; says which happened. */
 export async function waitFor(
-  check: () => Promise<boolean>,
+  check: () => boolean | Promise<boolean>,
   ms: number,
   stepMs = 50,
 ): Promise<boolean> {
