@@ -97,11 +97,11 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   }
   const core = opts.core ?? await loadCore();
   // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
-  const attestShared = createAttestShared(
-    config.attest,
-    1 + config.attest.workers,
-    new AttestSessionStore(store).count(),
-  );
+  const storedSessions = new AttestSessionStore(store);
+  const attestShared = createAttestShared(config.attest, 1 + config.attest.workers, {
+    sessions: storedSessions.count(),
+    maxChainLength: storedSessions.maxChainLength(),
+  });
   const attest = new AttestService(
     store,
     core,

@@ -153,8 +153,17 @@ const encoder = new TextEncoder();
 const native = Uint8Array as unknown as {
   fromHex?(hex: string): Uint8Array;
   fromBase64?(b64: string, opts: { lastChunkHandling: "strict" }): Uint8Array;
-  prototype: { toHex?(): string; toBase64?(): string };
+  prototype: {
+    toHex?(): string;
+    toBase64?(): string;
+    setFromHex?(hex: string): { read: number; written: number };
+    setFromBase64?(
+      b64: string,
+      opts: { lastChunkHandling: "strict" },
+    ): { read: number; written: number };
+  };
 };
+type NativeSetters = Required<typeof native.prototype>;
 const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => HEX[b >> 4] + HEX[b & 15]);
 
 /** Lowercase hex of bytes. */
@@ -183,15 +192,36 @@ export function fromHex(hex: unknown, byteLength: number): Uint8Array | null {
 /** fromHex() without the platform method (exported for tests). */
 export function fromHexPortable(hex: unknown, byteLength: number): Uint8Array | null {
   if (typeof hex !== "string" || hex.length !== byteLength * 2) return null;
-  // One pass that validates and decodes.
   const out = new Uint8Array(byteLength);
-  for (let i = 0; i < byteLength; i++) {
+  return writeHexPortable(out, hex) ? out : null;
+}
+
+/**
+ * Decodes a hex string of exactly `target.length` bytes (either case) into
+ * `target`, which may be a view of WASM or shared memory: no allocation, where
+ * a new array costs ~0.3 µs here. False (target unspecified) when malformed.
+ */
+export function writeHex(target: Uint8Array, hex: unknown): boolean {
+  if (typeof hex !== "string" || hex.length !== target.length * 2) return false;
+  if (!native.prototype.setFromHex) return writeHexPortable(target, hex);
+  try {
+    return (target as unknown as NativeSetters).setFromHex(hex).written === target.length;
+  } catch {
+    return false; // a character outside 0-9a-fA-F
+  }
+}
+
+/** writeHex() without the platform method (exported for tests). */
+export function writeHexPortable(target: Uint8Array, hex: unknown): boolean {
+  if (typeof hex !== "string" || hex.length !== target.length * 2) return false;
+  // One pass that validates and decodes.
+  for (let i = 0; i < target.length; i++) {
     const hi = nibble(hex.charCodeAt(2 * i));
     const lo = nibble(hex.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) return null;
-    out[i] = (hi << 4) | lo;
+    if (hi < 0 || lo < 0) return false;
+    target[i] = (hi << 4) | lo;
   }
-  return out;
+  return true;
 }
 
 function nibble(c: number): number {
@@ -211,20 +241,45 @@ export function fromBase64Portable(b64: unknown): Uint8Array | null {
   return decodeBase64(b64, false);
 }
 
-function decodeBase64(b64: unknown, useNative: boolean): Uint8Array | null {
-  if (typeof b64 !== "string" || b64.length % 4 !== 0) return null;
+/** Bytes that canonical base64 `b64` decodes to; -1 when it is not canonical base64. */
+export function base64Length(b64: unknown): number {
+  if (typeof b64 !== "string" || b64.length % 4 !== 0) return -1;
   // The platform decoder skips whitespace: the pattern keeps it out.
-  if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return null;
+  if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return -1;
   // Reject non-zero padding bits so that each byte string has one encoding.
   const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
   if (pad > 0) {
     const last = B64_VALUE.indexOf(b64[b64.length - 1 - pad]);
-    if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) return null;
+    if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) return -1;
   }
+  return b64.length / 4 * 3 - pad;
+}
+
+/**
+ * Decodes canonical base64 into the start of `target` (no allocation, as
+ * writeHex()); the number of bytes written, or -1 when `b64` is not canonical
+ * base64 or does not fit.
+ */
+export function writeBase64(target: Uint8Array, b64: unknown): number {
+  const len = base64Length(b64);
+  if (len < 0 || len > target.length) return -1;
+  if (native.prototype.setFromBase64) {
+    (target as unknown as NativeSetters).setFromBase64(b64 as string, {
+      lastChunkHandling: "strict",
+    });
+  } else {
+    const bin = atob(b64 as string);
+    for (let i = 0; i < len; i++) target[i] = bin.charCodeAt(i);
+  }
+  return len;
+}
+
+function decodeBase64(b64: unknown, useNative: boolean): Uint8Array | null {
+  if (base64Length(b64) < 0) return null;
   if (useNative && native.fromBase64) {
-    return native.fromBase64(b64, { lastChunkHandling: "strict" });
+    return native.fromBase64(b64 as string, { lastChunkHandling: "strict" });
   }
-  const bin = atob(b64);
+  const bin = atob(b64 as string);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
@@ -285,7 +340,9 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
   const mem = () =>
     view.buffer === x.memory.buffer ? view : (view = new Uint8Array(x.memory.buffer));
   const out = (len: number) => mem().slice(OUT, OUT + len);
-  const outHex = (len: number) => toHex(out(len));
+  // Straight from WASM memory: no copy, no new array (these run several times per heartbeat).
+  const outHex = (len: number) => toHex(mem().subarray(OUT, OUT + len));
+  const argHex = (hex: unknown, len: number) => writeHex(mem().subarray(ARG, ARG + len), hex);
   const putIo = (bytes: Uint8Array): number | null => {
     const p = x.io_reserve(bytes.length);
     if (p === 0) return null;
@@ -310,27 +367,24 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
     step: number | bigint,
     rounds = 0,
   ): Uint8Array | null => {
-    const order = fromBase64(orderB64);
-    const sid = fromHex(sessionIdHex, 32);
     const st = toU64(step);
-    if (!(state instanceof Uint8Array) || !order || !sid || st === null || !isU8(rounds)) {
-      return null;
-    }
+    const len = base64Length(orderB64);
+    if (!(state instanceof Uint8Array) || len < 0 || st === null || !isU8(rounds)) return null;
     if (state.length < GENE_SIZE_MIN || state.length > GENE_SIZE_MAX) return null;
-    const len = putIo(order);
-    if (len === null) return null;
-    putArg(sid);
+    // The order and session id are decoded straight into WASM memory.
+    const io = x.io_reserve(len);
+    if (io === 0 || writeBase64(mem().subarray(io, io + len), orderB64) !== len) return null;
+    if (!argHex(sessionIdHex, 32)) return null;
     mem().set(state, SCRATCH);
     if (!x.scratch_mutate(state.length, len, st, rounds)) return null;
     return mem().slice(SCRATCH, SCRATCH + state.length);
   };
 
   const commitment = (state: Uint8Array, sessionIdHex: string, step: number | bigint): string => {
-    const sid = fromHex(sessionIdHex, 32);
     const st = toU64(step);
-    if (!(state instanceof Uint8Array) || !sid || st === null) return "";
+    if (!(state instanceof Uint8Array) || st === null) return "";
     if (state.length < GENE_SIZE_MIN || state.length > GENE_SIZE_MAX) return "";
-    putArg(sid);
+    if (!argHex(sessionIdHex, 32)) return "";
     mem().set(state, SCRATCH);
     return x.scratch_commit(state.length, st) ? outHex(32) : "";
   };
@@ -374,19 +428,15 @@ export async function loadAttestCore(source: AttestCoreSource): Promise<AttestCo
     },
 
     compute_next_hash(prev, ts, entropy, stack, salt): string {
-      const p = fromHex(prev, 32);
-      const s = fromHex(salt, 16);
       const t = toU64(ts);
-      if (!p || !s || t === null || typeof entropy !== "string" || typeof stack !== "string") {
-        return "";
-      }
+      if (t === null || typeof entropy !== "string" || typeof stack !== "string") return "";
       // Both strings UTF-8 encoded straight into the IO buffer (at most 3 bytes per UTF-16 unit).
       const io = x.io_reserve(3 * (entropy.length + stack.length));
       if (io === 0) return "";
       const e = encoder.encodeInto(entropy, mem().subarray(io)).written;
       const k = encoder.encodeInto(stack, mem().subarray(io + e)).written;
-      putArg(s, 0);
-      putArg(p, 16);
+      // Salt at ARG, previous hash after it, decoded in place.
+      if (!argHex(salt, 16) || !writeHex(mem().subarray(ARG + 16, ARG + 48), prev)) return "";
       return x.next_hash(t, e, k) ? outHex(32) : "";
     },
 

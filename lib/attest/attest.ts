@@ -18,9 +18,19 @@ import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { randomHex } from "./random_pool.ts";
 import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
+import {
+  createSessionCacheTable,
+  type SessionCacheTable,
+  SharedSessionCache,
+} from "./session_cache.ts";
 import { SharedMutex } from "./shared_mutex.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
-import { type Advance, AttestSessionStore, type AttestStats } from "./session_store.ts";
+import {
+  type Advance,
+  AttestSessionStore,
+  type AttestStats,
+  type HeartbeatSnapshot,
+} from "./session_store.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -35,6 +45,8 @@ export interface AttestOptions {
   initPerMinute: number;
   /** Stored sessions at most. */
   maxSessions: number;
+  /** MiB of shared memory for recent sessions' heartbeat state (lib/attest/session_cache.ts); 0 for none. */
+  cacheMb: number;
 }
 
 export interface InitResponse {
@@ -84,6 +96,8 @@ const MAX_FLUSH_SPIN_MS = 5;
 
 interface PendingWrite {
   advance: Advance;
+  /** The session's state once the write commits, for the shared cache. */
+  next: HeartbeatSnapshot;
   done: (ok: boolean) => void;
 }
 
@@ -99,22 +113,35 @@ export interface AttestShared {
   /** Int32Array[1]: stored sessions. */
   sessionCount: SharedArrayBuffer;
   /**
+   * Int32Array[1]: the highest stored chain length. Written only under
+   * `writeLock` (raised by group commits, recomputed by the purge), so that
+   * /stats needs no scan of the sessions table (migration 0005).
+   */
+  maxChainLength: SharedArrayBuffer;
+  /**
    * Int32Array[1]: a SharedMutex that the threads take around their writes to
    * the sessions table. SQLite lets one writer in at a time and makes the
    * others sleep in steps of 1 ms and more; a thread that finds this lock taken
    * instead goes on serving requests until it is released.
    */
   writeLock: SharedArrayBuffer;
+  /** Recent sessions' heartbeat state (lib/attest/session_cache.ts), written under `writeLock`. */
+  sessionCache: SessionCacheTable | null;
 }
 
-/** Shared state for `threads` services (one counter row each) over a store holding `sessions`. */
+/**
+ * Shared state for `threads` services (one counter row each) over a store
+ * holding `sessions` sessions whose longest chain is `maxChainLength`.
+ */
 export function createAttestShared(
-  options: Pick<AttestOptions, "initPerMinute">,
+  options: Pick<AttestOptions, "initPerMinute" | "geneSize" | "cacheMb">,
   threads: number,
-  sessions: number,
+  stored: { sessions: number; maxChainLength: number },
 ): AttestShared {
   const sessionCount = new SharedArrayBuffer(4);
-  new Int32Array(sessionCount)[0] = sessions;
+  new Int32Array(sessionCount)[0] = stored.sessions;
+  const maxChainLength = new SharedArrayBuffer(4);
+  new Int32Array(maxChainLength)[0] = stored.maxChainLength;
   return {
     // The spec's limit: 5 heartbeats per 10 s per session_id.
     heartbeatLimits: new SlidingWindowLimiter(5, 10_000).table,
@@ -123,7 +150,9 @@ export function createAttestShared(
       : null,
     counters: new AttestCounters(threads).table,
     sessionCount,
+    maxChainLength,
     writeLock: new SharedArrayBuffer(4),
+    sessionCache: createSessionCacheTable(options.cacheMb, options.geneSize),
   };
 }
 
@@ -143,10 +172,14 @@ export class AttestService {
   readonly #initLimiter: SlidingWindowLimiter | null;
   /** Stored sessions, kept in shared memory so `/init` checks the cap without counting rows. */
   readonly #sessionCount: Int32Array;
+  readonly #maxChainLength: Int32Array;
   #flushTimer: ReturnType<typeof setImmediate> | null = null;
   /** When the pending flush first found the write lock taken (performance.now()), else 0. */
   #flushWaitSince = 0;
   readonly #writeLock: SharedMutex;
+  readonly #cache: SharedSessionCache | null;
+  /** Where a cached session's gene state is copied for the checks (they run synchronously). */
+  readonly #gene: Uint8Array;
 
   /**
    * `shared` and `row` when several threads serve the listener (each with its
@@ -162,12 +195,18 @@ export class AttestService {
     row = 0,
   ) {
     this.#sessions = new AttestSessionStore(store);
-    this.shared = shared ?? createAttestShared(options, 1, this.#sessions.count());
+    this.shared = shared ?? createAttestShared(options, 1, {
+      sessions: this.#sessions.count(),
+      maxChainLength: this.#sessions.maxChainLength(),
+    });
     this.counters = new AttestCounters(this.shared.counters, row);
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
     this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
     this.#sessionCount = new Int32Array(this.shared.sessionCount);
+    this.#maxChainLength = new Int32Array(this.shared.maxChainLength);
     this.#writeLock = new SharedMutex(this.shared.writeLock);
+    this.#cache = this.shared.sessionCache && new SharedSessionCache(this.shared.sessionCache);
+    this.#gene = new Uint8Array(this.#cache?.geneSize ?? 0);
   }
 
   /**
@@ -178,9 +217,9 @@ export class AttestService {
    * event-loop turn in one transaction writes each WAL page once per batch
    * instead of once per heartbeat, and the answer still waits for the commit.
    */
-  #persist(advance: Advance): Promise<boolean> {
+  #persist(advance: Advance, next: HeartbeatSnapshot): Promise<boolean> {
     return new Promise((done) => {
-      this.#queue.push({ advance, done });
+      this.#queue.push({ advance, next, done });
       if (this.#queue.length >= MAX_BATCH) this.flush();
       else this.#flushTimer ??= setImmediate(() => this.#flushSoon());
     });
@@ -227,19 +266,30 @@ export class AttestService {
   #writeQueue(): void {
     const batch = this.#queue;
     this.#queue = [];
-    let results: boolean[] = [];
+    // The new chain length of each session, null where the compare-and-set failed.
+    let results: (number | null)[] = [];
     try {
       // Each UPDATE keeps its own guard: of two racing heartbeats in one batch only the first matches.
       if (batch.length > 0) {
         results = this.store.tx(() => batch.map((w) => this.#sessions.advance(w.advance)));
       }
+      // Still under the write lock, as every write of these must be.
+      let longest = 0;
+      results.forEach((chain, i) => {
+        if (chain === null) return;
+        if (chain > longest) longest = chain;
+        this.#cache?.put(batch[i].next);
+      });
+      if (longest > Atomics.load(this.#maxChainLength, 0)) {
+        Atomics.store(this.#maxChainLength, 0, longest);
+      }
     } catch (err) {
       this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
-      results = batch.map(() => false);
+      results = batch.map(() => null);
     } finally {
       this.#writeLock.unlock();
     }
-    batch.forEach((w, i) => w.done(results[i]));
+    batch.forEach((w, i) => w.done(results[i] !== null));
   }
 
   /**
@@ -283,6 +333,7 @@ export class AttestService {
       this.#writeLock.lock();
       try {
         this.#sessions.create(session);
+        this.#cache?.put(session);
       } finally {
         this.#writeLock.unlock();
       }
@@ -325,8 +376,12 @@ export class AttestService {
     const now = this.clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
-    // 2. Lookup.
-    const s = this.#sessions.snapshot(hb.session_id);
+    // 2. Lookup: the shared copy when it holds the state the heartbeat claims to follow, else the table.
+    const cached = this.#cache?.get(hb.session_id, this.#gene);
+    const s = cached && cached.pending_step === hb.mutation_step &&
+        cached.last_hash === hb.prev_hash.toLowerCase()
+      ? cached
+      : this.#sessions.snapshot(hb.session_id);
     if (!s) return "unknown_session";
     // 3. Expiry.
     if (now > s.expires_at) return "expired";
@@ -336,6 +391,7 @@ export class AttestService {
     // 13–14. New salt and order; persist with a compare-and-set on the state checked above.
     const nextSalt = randomHex(16);
     const nextOrder = randomMutationOrder();
+    const expiresAt = now + SESSION_TTL_MS;
     const persisted = await this.#persist({
       session_id: s.session_id,
       expectHash: s.last_hash,
@@ -344,8 +400,17 @@ export class AttestService {
       nextSalt,
       nextOrder,
       nextGene: verdict.nextGene,
-      expiresAt: now + SESSION_TTL_MS,
+      expiresAt,
       now,
+    }, {
+      session_id: s.session_id,
+      public_key: s.public_key,
+      salt: nextSalt,
+      last_hash: verdict.nextHash,
+      pending_step: s.pending_step + 1,
+      pending_order: nextOrder,
+      gene_state: verdict.nextGene,
+      expires_at: expiresAt,
     });
     if (!persisted) return "conflict";
     return {
@@ -356,12 +421,26 @@ export class AttestService {
     };
   }
 
+  /**
+   * Drops the shared copy of a session's heartbeat state, so that its next
+   * heartbeat reads the table: for a row changed outside this service (a
+   * repair by hand, a test).
+   */
+  forgetCached(sessionId: string): void {
+    this.#writeLock.lock();
+    try {
+      this.#cache?.forget(sessionId);
+    } finally {
+      this.#writeLock.unlock();
+    }
+  }
+
   /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
   stats(): AttestStats {
     return {
       sessions: Atomics.load(this.#sessionCount, 0),
       expired_sessions: this.#sessions.expiredCount(this.clock.now()),
-      max_chain_length: this.#sessions.maxChainLength(),
+      max_chain_length: Atomics.load(this.#maxChainLength, 0),
     };
   }
 
@@ -372,10 +451,20 @@ export class AttestService {
 
   /** Deletes sessions expired for longer than the grace period; returns how many. */
   purgeExpired(): number {
+    const cutoff = this.clock.now() - this.options.purgeGraceMs;
     this.#writeLock.lock();
     let purged: number;
     try {
-      purged = this.#sessions.purge(this.clock.now() - this.options.purgeGraceMs);
+      const result = this.store.tx(() => {
+        const longestPurged = this.#sessions.maxChainLengthExpired(cutoff);
+        const ids = this.#sessions.purge(cutoff);
+        // A scan, but only when the longest chain may have gone with the purged sessions.
+        const rescan = ids.length > 0 && longestPurged >= Atomics.load(this.#maxChainLength, 0);
+        return { ids, longest: rescan ? this.#sessions.maxChainLength() : null };
+      });
+      purged = result.ids.length;
+      if (result.longest !== null) Atomics.store(this.#maxChainLength, 0, result.longest);
+      for (const id of result.ids) this.#cache?.forget(id);
     } finally {
       this.#writeLock.unlock();
     }

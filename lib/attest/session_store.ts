@@ -89,12 +89,16 @@ export class AttestSessionStore {
     );
   }
 
-  /** Applies an accepted heartbeat; false when the session moved on meanwhile. */
-  advance(a: Advance): boolean {
-    const { changes } = this.store.run(
+  /**
+   * Applies an accepted heartbeat: the session's new chain length, or null
+   * when the session moved on meanwhile (or is gone).
+   */
+  advance(a: Advance): number | null {
+    const row = this.store.get<{ chain_length: number }>(
       `UPDATE attest_sessions SET last_hash = ?, salt = ?, pending_step = pending_step + 1, pending_order = ?,
          gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
-       WHERE session_id = ? AND last_hash = ? AND pending_step = ?`,
+       WHERE session_id = ? AND last_hash = ? AND pending_step = ?
+       RETURNING chain_length`,
       a.nextHash,
       a.nextSalt,
       a.nextOrder,
@@ -105,7 +109,7 @@ export class AttestSessionStore {
       a.expectHash,
       a.expectStep,
     );
-    return changes === 1;
+    return row ? row.chain_length : null;
   }
 
   /** Sessions expired at `now` but not yet purged (an index range, not a scan). */
@@ -116,10 +120,22 @@ export class AttestSessionStore {
     )!.n;
   }
 
-  /** The highest chain length stored (read from the index end). */
+  /**
+   * The highest chain length stored: a scan (no index, see migration 0005), so
+   * the service keeps the figure itself and asks only at start and after a
+   * purge removed the longest chain.
+   */
   maxChainLength(): number {
     return this.store.get<{ m: number | null }>(
       "SELECT max(chain_length) AS m FROM attest_sessions",
+    )!.m ?? 0;
+  }
+
+  /** The highest chain length among sessions that expired before `cutoff` (what a purge would remove). */
+  maxChainLengthExpired(cutoff: number): number {
+    return this.store.get<{ m: number | null }>(
+      "SELECT max(chain_length) AS m FROM attest_sessions WHERE expires_at < ?",
+      cutoff,
     )!.m ?? 0;
   }
 
@@ -128,8 +144,11 @@ export class AttestSessionStore {
     return this.store.get<{ n: number }>("SELECT count(*) AS n FROM attest_sessions")!.n;
   }
 
-  /** Deletes sessions that expired before `cutoff`; returns how many. */
-  purge(cutoff: number): number {
-    return this.store.run("DELETE FROM attest_sessions WHERE expires_at < ?", cutoff).changes;
+  /** Deletes sessions that expired before `cutoff`; returns their ids. */
+  purge(cutoff: number): string[] {
+    return this.store.all<{ session_id: string }>(
+      "DELETE FROM attest_sessions WHERE expires_at < ? RETURNING session_id",
+      cutoff,
+    ).map((r) => r.session_id);
   }
 }

@@ -36,8 +36,8 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
       expiresAt: 2_000_000,
       now: 2,
     });
-    assertEquals(b.advance(move("11".repeat(32))), true);
-    assertEquals(a.advance(move("22".repeat(32))), false);
+    assertEquals(b.advance(move("11".repeat(32))), 1, "the new chain length");
+    assertEquals(a.advance(move("22".repeat(32))), null);
     const row = a.get(session.session_id)!;
     assertEquals(row.last_hash, "11".repeat(32));
     assertEquals(row.chain_length, 1);
@@ -45,4 +45,17 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
   } finally {
     other.close();
   }
+});
+
+Deno.test("AttestSessionStore reads the highest chain length of all sessions and of those a purge would remove", async () => {
+  await using t = await tempStore();
+  const s = new AttestSessionStore(t.store);
+  assertEquals(s.maxChainLength(), 0, "no sessions");
+  s.create({ ...session, session_id: "01".repeat(32), chain_length: 7, expires_at: 100 });
+  s.create({ ...session, session_id: "02".repeat(32), chain_length: 3, expires_at: 50 });
+  s.create({ ...session, session_id: "03".repeat(32), chain_length: 9, expires_at: 500 });
+  assertEquals(s.maxChainLength(), 9);
+  assertEquals(s.maxChainLengthExpired(60), 3, "only the session that expired before 60");
+  assertEquals(s.maxChainLengthExpired(101), 7);
+  assertEquals(s.maxChainLengthExpired(10), 0, "none expired");
 });

@@ -61,6 +61,8 @@ export interface Config {
     initPerMinute: number;
     /** Stored sessions at most; `/init` answers 503 beyond. */
     maxSessions: number;
+    /** MiB of shared memory holding recent sessions' heartbeat state; 0 reads every heartbeat's session from SQLite. */
+    cacheMb: number;
   };
 }
 
@@ -334,6 +336,14 @@ export const OPTIONS: Option[] = [
     apply: (c, v, n) => (c.attest.maxSessions = parseInteger(v, n, 1, 100_000_000)),
   },
   {
+    env: "PALISADE_ATTEST_CACHE_MB",
+    flag: "--attest-cache-mb",
+    default: "32",
+    description:
+      "MiB of memory holding recent sessions' heartbeat state so that heartbeats skip a database read (~40,000 sessions at the default gene size; 0: off)",
+    apply: (c, v, n) => (c.attest.cacheMb = parseInteger(v, n, 0, 65_536)),
+  },
+  {
     env: "PALISADE_ATTEST_WORKERS",
     flag: "--attest-workers",
     default: "auto",
@@ -387,6 +397,7 @@ function defaults(): Config {
       workers: autoWorkers(),
       initPerMinute: 120,
       maxSessions: 1_000_000,
+      cacheMb: 32,
     },
   };
 }

@@ -18,6 +18,27 @@ Deno.test("sessions expire 30 minutes after the last accepted heartbeat, then th
   assert(rig.row(b.session!.session_id));
 });
 
+Deno.test("the highest chain length falls back to the longest remaining chain when the purge removes the session that held it", async () => {
+  await using rig = await startAttestRig({ env: { PALISADE_ATTEST_PURGE_GRACE_MS: "0" } });
+  const long = await rig.client();
+  const short = await rig.client();
+  for (let i = 0; i < 3; i++) {
+    rig.clock.advance(2100);
+    assert(await long.heartbeat());
+  }
+  rig.clock.advance(2100);
+  assert(await short.heartbeat());
+  const stats = async () => await (await fetch(`${rig.t.attest}/stats`)).json();
+  assertEquals((await stats()).max_chain_length, 3);
+  // 30 minutes after its last heartbeat the long chain has expired; the short one slides on.
+  rig.clock.advance(29 * 60_000);
+  assert(await short.heartbeat());
+  rig.clock.advance(60_000);
+  assertEquals(rig.t.services.attest.purgeExpired(), 1);
+  assertEquals(rig.row(long.session!.session_id), undefined);
+  assertEquals(await stats(), { sessions: 1, expired_sessions: 0, max_chain_length: 2 });
+});
+
 Deno.test("/metrics is Prometheus text: HELP and TYPE for each metric, gauges match /stats, rejections by reason", async () => {
   await using rig = await startAttestRig();
   const client = await rig.client();

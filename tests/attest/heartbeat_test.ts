@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { HeartbeatRequest } from "../../lib/attest/attest.ts";
 import type { AttestClient } from "../../lib/attest/client.ts";
+import { SharedSessionCache } from "../../lib/attest/session_cache.ts";
 import { type AttestRig, startAttestRig } from "../helpers/attest_server.ts";
 
 /** Spacing that keeps five heartbeats per session inside the rate limit. */
@@ -199,6 +200,8 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   const order = rig.row(sid)!.pending_order as string;
   // Corrupt the stored order (version byte 0): the server cannot apply it.
   store.run("UPDATE attest_sessions SET pending_order = ? WHERE session_id = ?", "AAEB", sid);
+  // The service keeps a copy of the state it wrote; a change behind its back must drop it.
+  rig.t.services.attest.forgetCached(sid);
   const before = rig.row(sid);
   const counter = await rig.rejected("mutation");
   rig.clock.advance(GAP_MS);
@@ -207,6 +210,7 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   assertEquals(await rig.rejected("mutation"), counter + 1);
   assertEquals(rig.row(sid), before);
   store.run("UPDATE attest_sessions SET pending_order = ? WHERE session_id = ?", order, sid);
+  rig.t.services.attest.forgetCached(sid);
   rig.clock.advance(GAP_MS);
   assert(await client.heartbeat(), "accepted once the order is sound again");
 });
@@ -471,4 +475,37 @@ Deno.test("the rate limit applies before the lookup: a flood for an unknown sess
   for (let i = 0; i < 7; i++) await postHb(rig, req);
   assertEquals(await rig.rejected("unknown_session"), unknown + 5);
   assertEquals(await rig.rejected("rate_limit"), limited + 2);
+});
+
+Deno.test("an outdated copy in the shared session cache costs a database read, never a wrong verdict", async () => {
+  await using rig = await startAttestRig();
+  const client = await rig.client();
+  const sid = client.session!.session_id;
+  const initial = rig.row(sid)!;
+  rig.clock.advance(GAP_MS);
+  const first = client.prepare();
+  assert(await client.send(first));
+  // Put the session's initial state back into the cache, as if the acceptance had not reached it.
+  const cache = new SharedSessionCache(rig.t.services.attest.shared.sessionCache!);
+  cache.put({
+    session_id: sid,
+    public_key: initial.public_key as string,
+    salt: initial.salt as string,
+    last_hash: initial.last_hash as string,
+    pending_step: initial.pending_step as number,
+    pending_order: initial.pending_order as string,
+    gene_state: initial.gene_state as Uint8Array,
+    expires_at: initial.expires_at as number,
+  });
+  // The replayed first heartbeat matches that copy, passes every check against it, and still
+  // loses the compare-and-set in the table.
+  const after = rig.row(sid);
+  const conflicts = await rig.rejected("conflict");
+  assertEquals((await postHb(rig, first.request)).text, '{"status":"ok"}');
+  assertEquals(await rig.rejected("conflict"), conflicts + 1);
+  assertEquals(rig.row(sid), after, "unchanged");
+  // The next valid heartbeat does not match the copy, so the table is read and it is accepted.
+  rig.clock.advance(GAP_MS);
+  assert(await client.heartbeat(), "accepted from the table's state");
+  assertEquals(rig.row(sid)!.chain_length, 2);
 });

@@ -1,0 +1,164 @@
+/**
+ * The heartbeat state of recent sessions, in memory shared by every thread
+ * serving the attestation listener, so that a heartbeat usually needs no
+ * SQLite read. A read there cost ~10 µs per heartbeat, most of it because
+ * each thread's connection discards its page cache whenever another thread
+ * has committed; a hit here costs about 1 µs.
+ *
+ * It is a copy, never the authority:
+ * - every write to it happens under the sessions table's write lock, right
+ *   after the write to the table commits (a group commit, an `/init`, a purge),
+ *   so it holds the committed state of the sessions it has;
+ * - a reader uses an entry only when it agrees with what the heartbeat claims
+ *   (`prev_hash` and `mutation_step`) and reads the table otherwise, and the
+ *   acceptance is still the compare-and-set in the table.
+ *   So an outdated entry can cost a read, never a wrong verdict.
+ *
+ * Slots are fixed-size and direct-mapped by the session id (random, so the
+ * first 8 hex digits spread evenly); a session written to the cache takes its
+ * slot from whichever session held it. Each slot carries a sequence number
+ * (a seqlock): odd while being written; a reader that finds it odd, or changed
+ * after its copy, reads the table instead.
+ */
+import { toBase64, toHex, writeBase64, writeHex } from "../../wasm/glue.ts";
+import type { HeartbeatSnapshot } from "./session_store.ts";
+
+/** The longest mutation order: a 3-byte header and 32 operations of 5 bytes. */
+const MAX_ORDER_BYTES = 3 + 32 * 5;
+
+// Byte offsets within a slot.
+const SEQ = 0; // u32, even when stable
+const ORDER_LEN = 4; // u32; 0 for an empty slot (never written, or forgotten)
+const STEP = 8; // f64
+const EXPIRES = 16; // f64
+const ID = 24; // 32 bytes
+const KEY = 56; // 32 bytes
+const HASH = 88; // 32 bytes
+const SALT = 120; // 16 bytes
+const ORDER = 136; // MAX_ORDER_BYTES
+const GENE = (ORDER + MAX_ORDER_BYTES + 7) & ~7;
+
+/** Bytes of one slot for sessions of `geneSize` bytes of gene state. */
+function slotBytes(geneSize: number): number {
+  return (GENE + geneSize + 7) & ~7;
+}
+
+/** What the threads share: the slots, and the gene size they were laid out for. */
+export interface SessionCacheTable {
+  slots: SharedArrayBuffer;
+  geneSize: number;
+}
+
+/**
+ * `megabytes` of slots for sessions of `geneSize` bytes of gene state; null
+ * when that is 0 or the size is one the core refuses (then `/init` fails anyway).
+ */
+export function createSessionCacheTable(
+  megabytes: number,
+  geneSize: number,
+): SessionCacheTable | null {
+  if (!Number.isInteger(geneSize) || geneSize < 64 || geneSize > 65536) return null;
+  const capacity = Math.floor(megabytes * 1024 * 1024 / slotBytes(geneSize));
+  return capacity > 0
+    ? { slots: new SharedArrayBuffer(capacity * slotBytes(geneSize)), geneSize }
+    : null;
+}
+
+export class SharedSessionCache {
+  readonly #u8: Uint8Array;
+  readonly #i32: Int32Array;
+  readonly #f64: Float64Array;
+  readonly #slotBytes: number;
+  /** Sessions it can hold at once (slots). */
+  readonly capacity: number;
+
+  readonly geneSize: number;
+
+  /** A view of a table made by createSessionCacheTable(). */
+  constructor(table: SessionCacheTable) {
+    this.geneSize = table.geneSize;
+    this.#u8 = new Uint8Array(table.slots);
+    this.#i32 = new Int32Array(table.slots);
+    this.#f64 = new Float64Array(table.slots);
+    this.#slotBytes = slotBytes(table.geneSize);
+    this.capacity = table.slots.byteLength / this.#slotBytes;
+  }
+
+  /** Byte offset of the slot for a session id; -1 when the id is not hex. */
+  #slot(sessionId: string): number {
+    const h = parseInt(sessionId.slice(0, 8), 16);
+    return Number.isNaN(h) ? -1 : (h % this.capacity) * this.#slotBytes;
+  }
+
+  /**
+   * The session's state as last committed, if this cache holds it. The gene
+   * state is copied into `gene` (geneSize bytes, the caller's to reuse: a new
+   * array per heartbeat cost more than the rest of the copy); the snapshot's
+   * `gene_state` is that array.
+   */
+  get(sessionId: string, gene: Uint8Array): HeartbeatSnapshot | undefined {
+    const at = this.#slot(sessionId);
+    if (at < 0 || gene.length !== this.geneSize) return undefined;
+    const seq = Atomics.load(this.#i32, (at + SEQ) >> 2);
+    if ((seq & 1) === 1) return undefined;
+    const orderLen = this.#i32[(at + ORDER_LEN) >> 2];
+    // Out of range only when empty, or torn by a write that began after the check above.
+    if (orderLen === 0 || orderLen > MAX_ORDER_BYTES) return undefined;
+    const u8 = this.#u8;
+    // An exact comparison: the table's ids are lowercase hex, and so is this copy.
+    if (toHex(u8.subarray(at + ID, at + ID + 32)) !== sessionId) return undefined;
+    gene.set(u8.subarray(at + GENE, at + GENE + this.geneSize));
+    const snapshot: HeartbeatSnapshot = {
+      session_id: sessionId,
+      public_key: toHex(u8.subarray(at + KEY, at + KEY + 32)),
+      salt: toHex(u8.subarray(at + SALT, at + SALT + 16)),
+      last_hash: toHex(u8.subarray(at + HASH, at + HASH + 32)),
+      pending_step: this.#f64[(at + STEP) >> 3],
+      pending_order: toBase64(u8.subarray(at + ORDER, at + ORDER + orderLen)),
+      gene_state: gene,
+      expires_at: this.#f64[(at + EXPIRES) >> 3],
+    };
+    // Unchanged sequence: no write overlapped the copy.
+    return Atomics.load(this.#i32, (at + SEQ) >> 2) === seq ? snapshot : undefined;
+  }
+
+  /**
+   * Stores a session's committed state, decoded straight into the slot. The
+   * caller holds the sessions table's write lock: that makes it the only
+   * writer of the slot. A state this cache cannot hold (another gene size, a
+   * malformed field) leaves the slot empty.
+   */
+  put(s: HeartbeatSnapshot): void {
+    const at = this.#slot(s.session_id);
+    if (at < 0) return;
+    const u8 = this.#u8;
+    const seqAt = (at + SEQ) >> 2;
+    Atomics.add(this.#i32, seqAt, 1); // odd: readers keep off
+    const orderLen = s.gene_state.length === this.geneSize &&
+        writeHex(u8.subarray(at + ID, at + ID + 32), s.session_id) &&
+        writeHex(u8.subarray(at + KEY, at + KEY + 32), s.public_key) &&
+        writeHex(u8.subarray(at + HASH, at + HASH + 32), s.last_hash) &&
+        writeHex(u8.subarray(at + SALT, at + SALT + 16), s.salt)
+      ? writeBase64(u8.subarray(at + ORDER, at + ORDER + MAX_ORDER_BYTES), s.pending_order)
+      : -1;
+    if (orderLen > 0) {
+      this.#f64[(at + STEP) >> 3] = s.pending_step;
+      this.#f64[(at + EXPIRES) >> 3] = s.expires_at;
+      u8.set(s.gene_state, at + GENE);
+    }
+    this.#i32[(at + ORDER_LEN) >> 2] = Math.max(orderLen, 0); // 0: empty
+    Atomics.add(this.#i32, seqAt, 1); // even again
+  }
+
+  /** Drops the session if its slot holds it. The caller holds the write lock. */
+  forget(sessionId: string): void {
+    const at = this.#slot(sessionId);
+    if (at < 0) return;
+    if (toHex(this.#u8.subarray(at + ID, at + ID + 32)) !== sessionId) return;
+    const seqAt = (at + SEQ) >> 2;
+    Atomics.add(this.#i32, seqAt, 1);
+    this.#i32[(at + ORDER_LEN) >> 2] = 0;
+    this.#u8.fill(0, at + ID, at + ID + 32);
+    Atomics.add(this.#i32, seqAt, 1);
+  }
+}

@@ -1,0 +1,139 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { createSessionCacheTable, SharedSessionCache } from "./session_cache.ts";
+import type { HeartbeatSnapshot } from "./session_store.ts";
+
+const GENE = 64;
+
+function snapshot(id: string, step: number, fill = step): HeartbeatSnapshot {
+  return {
+    session_id: id,
+    public_key: "ab".repeat(32),
+    salt: (fill % 256).toString(16).padStart(2, "0").repeat(16),
+    last_hash: ((fill * 7) % 256).toString(16).padStart(2, "0").repeat(32),
+    pending_step: step,
+    // Version 1, 2 rounds, 1 op (kind 0, offset 1, length 2, arg 3).
+    pending_order: "AQIBAAEAAgM=",
+    gene_state: new Uint8Array(GENE).fill(fill % 256),
+    expires_at: 1_700_000_000_000 + step,
+  };
+}
+
+function cache(megabytes = 1) {
+  return new SharedSessionCache(createSessionCacheTable(megabytes, GENE)!);
+}
+
+Deno.test("session cache: a stored state comes back field for field, its gene copied into the caller's array", () => {
+  const c = cache();
+  const s = snapshot("0a".repeat(32), 3);
+  c.put(s);
+  const gene = new Uint8Array(GENE);
+  const got = c.get(s.session_id, gene);
+  assertEquals(got, s);
+  assert(got!.gene_state === gene, "the caller's array");
+  assertEquals(c.get("0b".repeat(32), gene), undefined, "another session");
+  assertEquals(c.get(s.session_id.toUpperCase(), gene), undefined, "ids compare exactly");
+  assertEquals(c.get("zz".repeat(32), gene), undefined, "not hex");
+});
+
+Deno.test("session cache: a later state replaces the earlier one, and forget() empties the slot", () => {
+  const c = cache();
+  const id = "1c".repeat(32);
+  c.put(snapshot(id, 1));
+  c.put(snapshot(id, 2));
+  assertEquals(c.get(id, new Uint8Array(GENE))?.pending_step, 2);
+  c.forget("1d".repeat(32)); // another session: its slot is elsewhere or not its own
+  assertEquals(c.get(id, new Uint8Array(GENE))?.pending_step, 2);
+  c.forget(id);
+  assertEquals(c.get(id, new Uint8Array(GENE)), undefined);
+});
+
+Deno.test("session cache: two sessions mapped to one slot evict each other", () => {
+  const c = cache();
+  // The slot is the id's first 32 bits modulo the capacity: these two share slot 5.
+  const a = "00000005" + "aa".repeat(28);
+  const b = (c.capacity + 5).toString(16).padStart(8, "0") + "bb".repeat(28);
+  c.put(snapshot(a, 1));
+  c.put(snapshot(b, 1));
+  assertEquals(c.get(a, new Uint8Array(GENE)), undefined, "evicted");
+  assertEquals(c.get(b, new Uint8Array(GENE))?.session_id, b);
+});
+
+Deno.test("session cache: a state it cannot hold leaves the slot empty", () => {
+  const c = cache();
+  const id = "2e".repeat(32);
+  c.put(snapshot(id, 1));
+  c.put({ ...snapshot(id, 2), gene_state: new Uint8Array(GENE * 2) });
+  assertEquals(c.get(id, new Uint8Array(GENE)), undefined, "another gene size");
+  c.put(snapshot(id, 3));
+  c.put({ ...snapshot(id, 4), salt: "not hex" });
+  assertEquals(c.get(id, new Uint8Array(GENE)), undefined, "a malformed field");
+  c.put({ ...snapshot(id, 5), pending_order: "AQIBAAEAAgM" });
+  assertEquals(c.get(id, new Uint8Array(GENE)), undefined, "an order that is not base64");
+});
+
+Deno.test("session cache: no table for 0 MiB or a gene size the core refuses", () => {
+  assertEquals(createSessionCacheTable(0, 512), null);
+  assertEquals(createSessionCacheTable(32, 63), null);
+  assertEquals(createSessionCacheTable(32, 65537), null);
+  assert(createSessionCacheTable(32, 512));
+});
+
+Deno.test("session cache: a reader never sees a mix of two states while another thread rewrites the slot", async () => {
+  const table = createSessionCacheTable(1, GENE)!;
+  const id = "3f".repeat(32);
+  const code = `
+    import { SharedSessionCache } from ${JSON.stringify(import.meta.resolve("./session_cache.ts"))};
+    self.onmessage = ({ data: { table, id, stop } }) => {
+      const c = new SharedSessionCache(table);
+      const flag = new Int32Array(stop);
+      for (let i = 0; Atomics.load(flag, 0) === 0; i++) {
+        const step = 1 + (i % 2);
+        const hex = (b) => b.toString(16).padStart(2, "0");
+        c.put({
+          session_id: id,
+          public_key: "ab".repeat(32),
+          salt: hex(step).repeat(16),
+          last_hash: hex((step * 7) % 256).repeat(32),
+          pending_step: step,
+          pending_order: "AQIBAAEAAgM=",
+          gene_state: new Uint8Array(${GENE}).fill(step),
+          expires_at: 1_700_000_000_000 + step,
+        });
+        if (i === 0) self.postMessage("writing");
+      }
+      self.postMessage("stopped");
+    };`;
+  const url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+  const worker = new Worker(url, { type: "module" });
+  const stop = new SharedArrayBuffer(4);
+  try {
+    const message = () => new Promise((r) => (worker.onmessage = (e) => r(e.data)));
+    const started = message();
+    worker.postMessage({ table, id, stop });
+    assertEquals(await started, "writing");
+    const reader = new SharedSessionCache(table);
+    const gene = new Uint8Array(GENE);
+    const seen = new Map<string, number>();
+    const deadline = performance.now() + 300;
+    while (performance.now() < deadline) {
+      const got = reader.get(id, gene);
+      if (!got) {
+        seen.set("none", (seen.get("none") ?? 0) + 1);
+        continue;
+      }
+      const expected = snapshot(id, got.pending_step);
+      assertEquals({ ...got, gene_state: [...got.gene_state] }, {
+        ...expected,
+        gene_state: [...expected.gene_state],
+      });
+      seen.set(String(got.pending_step), (seen.get(String(got.pending_step)) ?? 0) + 1);
+    }
+    const stopped = message();
+    Atomics.store(new Int32Array(stop), 0, 1);
+    assertEquals(await stopped, "stopped");
+    assert(seen.get("1") && seen.get("2"), `both states read whole: ${JSON.stringify([...seen])}`);
+  } finally {
+    worker.terminate();
+    URL.revokeObjectURL(url);
+  }
+});
