@@ -338,6 +338,8 @@ export class AttestService {
         this.#writeLock.unlock();
       }
       Atomics.add(this.#sessionCount, 0, 1);
+      // Its first heartbeat is likely to come back over the same connection, to this thread.
+      this.#verifier.prime(publicKey);
       this.counters.add("sessionsCreated");
       return {
         session_id: sessionId,

@@ -78,6 +78,19 @@ export class Ed25519Verifier {
     return key;
   }
 
+  /**
+   * Parses and keeps a session's key ahead of its first heartbeat (at `/init`,
+   * on the thread that created the session). False when it does not parse.
+   */
+  prime(publicKeyHex: string): boolean {
+    try {
+      this.#key(publicKeyHex);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** True when `signatureHex` (128 hex) signs the UTF-8 `message` under the key. */
   verify(publicKeyHex: string, message: string, signatureHex: string): boolean {
     // The platform's hex decoder (Buffer's validates with a regular expression first).

@@ -103,3 +103,19 @@ Deno.test("Store.open() makes the database and its WAL readable by the owner onl
     assertEquals(mode.toString(8), "600", `palisade.db${suffix}`);
   }
 });
+
+Deno.test("a new store file has 2 KiB pages; an existing file keeps its own", async () => {
+  await using t = await tempStore();
+  assertEquals(t.store.get<{ page_size: number }>("PRAGMA page_size")?.page_size, 2048);
+  const path = `${t.store.path}.old`;
+  const { DatabaseSync } = await import("node:sqlite");
+  const old = new DatabaseSync(path);
+  old.exec("PRAGMA page_size = 4096; CREATE TABLE x (a)");
+  old.close();
+  const reopened = Store.open(path);
+  try {
+    assertEquals(reopened.get<{ page_size: number }>("PRAGMA page_size")?.page_size, 4096);
+  } finally {
+    reopened.close();
+  }
+});
