@@ -266,8 +266,7 @@ export class AttestService {
   #writeQueue(): void {
     const batch = this.#queue;
     this.#queue = [];
-    // The new chain length of each session, null where the compare-and-set failed.
-    let results: (number | null)[] = [];
+    let results: boolean[] = [];
     try {
       // Each UPDATE keeps its own guard: of two racing heartbeats in one batch only the first matches.
       if (batch.length > 0) {
@@ -275,21 +274,22 @@ export class AttestService {
       }
       // Still under the write lock, as every write of these must be.
       let longest = 0;
-      results.forEach((chain, i) => {
-        if (chain === null) return;
-        if (chain > longest) longest = chain;
-        this.#cache?.put(batch[i].next);
+      results.forEach((ok, i) => {
+        if (!ok) return;
+        const next = batch[i].next;
+        if (next.chain_length > longest) longest = next.chain_length;
+        this.#cache?.put(next);
       });
       if (longest > Atomics.load(this.#maxChainLength, 0)) {
         Atomics.store(this.#maxChainLength, 0, longest);
       }
     } catch (err) {
       this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
-      results = batch.map(() => null);
+      results = batch.map(() => false);
     } finally {
       this.#writeLock.unlock();
     }
-    batch.forEach((w, i) => w.done(results[i] !== null));
+    batch.forEach((w, i) => w.done(results[i]));
   }
 
   /**
@@ -412,6 +412,7 @@ export class AttestService {
       pending_step: s.pending_step + 1,
       pending_order: nextOrder,
       gene_state: verdict.nextGene,
+      chain_length: s.chain_length + 1,
       expires_at: expiresAt,
     });
     if (!persisted) return "conflict";

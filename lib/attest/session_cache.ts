@@ -31,11 +31,12 @@ const SEQ = 0; // u32, even when stable
 const ORDER_LEN = 4; // u32; 0 for an empty slot (never written, or forgotten)
 const STEP = 8; // f64
 const EXPIRES = 16; // f64
-const ID = 24; // 32 bytes
-const KEY = 56; // 32 bytes
-const HASH = 88; // 32 bytes
-const SALT = 120; // 16 bytes
-const ORDER = 136; // MAX_ORDER_BYTES
+const CHAIN = 24; // f64
+const ID = 32; // 32 bytes
+const KEY = 64; // 32 bytes
+const HASH = 96; // 32 bytes
+const SALT = 128; // 16 bytes
+const ORDER = 144; // MAX_ORDER_BYTES
 const GENE = (ORDER + MAX_ORDER_BYTES + 7) & ~7;
 
 /** Bytes of one slot for sessions of `geneSize` bytes of gene state. */
@@ -116,6 +117,7 @@ export class SharedSessionCache {
       pending_step: this.#f64[(at + STEP) >> 3],
       pending_order: toBase64(u8.subarray(at + ORDER, at + ORDER + orderLen)),
       gene_state: gene,
+      chain_length: this.#f64[(at + CHAIN) >> 3],
       expires_at: this.#f64[(at + EXPIRES) >> 3],
     };
     // Unchanged sequence: no write overlapped the copy.
@@ -144,6 +146,7 @@ export class SharedSessionCache {
     if (orderLen > 0) {
       this.#f64[(at + STEP) >> 3] = s.pending_step;
       this.#f64[(at + EXPIRES) >> 3] = s.expires_at;
+      this.#f64[(at + CHAIN) >> 3] = s.chain_length;
       u8.set(s.gene_state, at + GENE);
     }
     this.#i32[(at + ORDER_LEN) >> 2] = Math.max(orderLen, 0); // 0: empty

@@ -14,6 +14,7 @@ function snapshot(id: string, step: number, fill = step): HeartbeatSnapshot {
     // Version 1, 2 rounds, 1 op (kind 0, offset 1, length 2, arg 3).
     pending_order: "AQIBAAEAAgM=",
     gene_state: new Uint8Array(GENE).fill(fill % 256),
+    chain_length: step - 1,
     expires_at: 1_700_000_000_000 + step,
   };
 }
@@ -97,6 +98,7 @@ Deno.test("session cache: a reader never sees a mix of two states while another 
           pending_step: step,
           pending_order: "AQIBAAEAAgM=",
           gene_state: new Uint8Array(${GENE}).fill(step),
+          chain_length: step - 1,
           expires_at: 1_700_000_000_000 + step,
         });
         if (i === 0) self.postMessage("writing");

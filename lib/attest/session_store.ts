@@ -28,6 +28,7 @@ export type HeartbeatSnapshot = Pick<
   | "pending_step"
   | "pending_order"
   | "gene_state"
+  | "chain_length"
   | "expires_at"
 >;
 
@@ -83,22 +84,24 @@ export class AttestSessionStore {
   /** What a heartbeat is checked against: only the columns the checks read (a read per heartbeat). */
   snapshot(sessionId: string): HeartbeatSnapshot | undefined {
     return this.store.get<HeartbeatSnapshot>(
-      `SELECT session_id, public_key, salt, last_hash, pending_step, pending_order, gene_state, expires_at
+      `SELECT session_id, public_key, salt, last_hash, pending_step, pending_order, gene_state,
+         chain_length, expires_at
        FROM attest_sessions WHERE session_id = ?`,
       sessionId,
     );
   }
 
   /**
-   * Applies an accepted heartbeat: the session's new chain length, or null
-   * when the session moved on meanwhile (or is gone).
+   * Applies an accepted heartbeat; false when the session moved on meanwhile
+   * (or is gone). Every column changes with `pending_step`, so a match on it
+   * and `last_hash` means the row is still the one the heartbeat was checked
+   * against. (No RETURNING: it made the statement ~3 µs slower.)
    */
-  advance(a: Advance): number | null {
-    const row = this.store.get<{ chain_length: number }>(
+  advance(a: Advance): boolean {
+    const { changes } = this.store.run(
       `UPDATE attest_sessions SET last_hash = ?, salt = ?, pending_step = pending_step + 1, pending_order = ?,
          gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
-       WHERE session_id = ? AND last_hash = ? AND pending_step = ?
-       RETURNING chain_length`,
+       WHERE session_id = ? AND last_hash = ? AND pending_step = ?`,
       a.nextHash,
       a.nextSalt,
       a.nextOrder,
@@ -109,7 +112,7 @@ export class AttestSessionStore {
       a.expectHash,
       a.expectStep,
     );
-    return row ? row.chain_length : null;
+    return changes === 1;
   }
 
   /** Sessions expired at `now` but not yet purged (an index range, not a scan). */

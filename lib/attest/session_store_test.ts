@@ -36,8 +36,8 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
       expiresAt: 2_000_000,
       now: 2,
     });
-    assertEquals(b.advance(move("11".repeat(32))), 1, "the new chain length");
-    assertEquals(a.advance(move("22".repeat(32))), null);
+    assertEquals(b.advance(move("11".repeat(32))), true);
+    assertEquals(a.advance(move("22".repeat(32))), false);
     const row = a.get(session.session_id)!;
     assertEquals(row.last_hash, "11".repeat(32));
     assertEquals(row.chain_length, 1);

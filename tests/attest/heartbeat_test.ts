@@ -495,6 +495,7 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
     pending_step: initial.pending_step as number,
     pending_order: initial.pending_order as string,
     gene_state: initial.gene_state as Uint8Array,
+    chain_length: initial.chain_length as number,
     expires_at: initial.expires_at as number,
   });
   // The replayed first heartbeat matches that copy, passes every check against it, and still
