@@ -48,15 +48,23 @@ Deno.test("session cache: a later state replaces the earlier one, and forget() e
   assertEquals(c.get(id, new Uint8Array(GENE)), undefined);
 });
 
-Deno.test("session cache: two sessions mapped to one slot evict each other", () => {
+Deno.test("session cache: two sessions share a pair of slots; a third evicts the one expiring first", () => {
   const c = cache();
-  // The slot is the id's first 32 bits modulo the capacity: these two share slot 5.
-  const a = "00000005" + "aa".repeat(28);
-  const b = (c.capacity + 5).toString(16).padStart(8, "0") + "bb".repeat(28);
-  c.put(snapshot(a, 1));
-  c.put(snapshot(b, 1));
-  assertEquals(c.get(a, new Uint8Array(GENE)), undefined, "evicted");
-  assertEquals(c.get(b, new Uint8Array(GENE))?.session_id, b);
+  // The pair is the id's first 32 bits modulo half the capacity: these three share pair 5.
+  const id = (n: number, fill: string) => n.toString(16).padStart(8, "0") + fill.repeat(28);
+  const [a, b, d] = [id(5, "aa"), id(c.capacity / 2 + 5, "bb"), id(c.capacity + 5, "dd")];
+  const gene = new Uint8Array(GENE);
+  c.put({ ...snapshot(a, 1), expires_at: 2_000 });
+  c.put({ ...snapshot(b, 1), expires_at: 1_000 });
+  assertEquals(c.get(a, gene)?.session_id, a);
+  assertEquals(c.get(b, gene)?.session_id, b);
+  c.put({ ...snapshot(d, 1), expires_at: 3_000 });
+  assertEquals(c.get(b, gene), undefined, "evicted: it expires first");
+  assertEquals(c.get(a, gene)?.session_id, a);
+  assertEquals(c.get(d, gene)?.session_id, d);
+  c.put({ ...snapshot(a, 2), expires_at: 4_000 });
+  assertEquals(c.get(a, gene)?.pending_step, 2, "rewritten in its own slot");
+  assertEquals(c.get(d, gene)?.session_id, d);
 });
 
 Deno.test("session cache: a state it cannot hold leaves the slot empty", () => {
