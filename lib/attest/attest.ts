@@ -272,7 +272,13 @@ export class AttestService {
       if (batch.length > 0) {
         results = this.store.tx(() => batch.map((w) => this.#sessions.advance(w.advance)));
       }
-      // Still under the write lock, as every write of these must be.
+    } catch (err) {
+      this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
+      results = batch.map(() => false);
+    }
+    try {
+      // Still under the write lock, as every write of these must be. Apart from the
+      // commit's outcome: a fault here must not turn committed heartbeats into rejections.
       let longest = 0;
       results.forEach((ok, i) => {
         if (!ok) return;
@@ -284,8 +290,7 @@ export class AttestService {
         Atomics.store(this.#maxChainLength, 0, longest);
       }
     } catch (err) {
-      this.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
-      results = batch.map(() => false);
+      this.log.error("updating the shared session state failed", { err });
     } finally {
       this.#writeLock.unlock();
     }

@@ -1,9 +1,9 @@
 /**
  * The heartbeat state of recent sessions, in memory shared by every thread
  * serving the attestation listener, so that a heartbeat usually needs no
- * SQLite read. A read there cost ~10 µs per heartbeat, most of it because
- * each thread's connection discards its page cache whenever another thread
- * has committed; a hit here costs about 1 µs.
+ * SQLite read. A read there cost ~10 µs per heartbeat (more after another
+ * thread's commit, which empties this connection's page cache); a hit here
+ * costs about 1 µs.
  *
  * It is a copy, never the authority:
  * - every write to it happens under the sessions table's write lock, right
@@ -21,7 +21,14 @@
  * (a seqlock): odd while being written; a reader that finds it odd, or changed
  * after its copy, reads the table instead.
  */
-import { toBase64, toHex, writeBase64, writeHex } from "../../wasm/glue.ts";
+import {
+  GENE_SIZE_MAX,
+  GENE_SIZE_MIN,
+  toBase64,
+  toHex,
+  writeBase64,
+  writeHex,
+} from "../../wasm/glue.ts";
 import type { HeartbeatSnapshot } from "./session_store.ts";
 
 /** The longest mutation order: a 3-byte header and 32 operations of 5 bytes. */
@@ -59,7 +66,9 @@ export function createSessionCacheTable(
   megabytes: number,
   geneSize: number,
 ): SessionCacheTable | null {
-  if (!Number.isInteger(geneSize) || geneSize < 64 || geneSize > 65536) return null;
+  if (!Number.isInteger(geneSize) || geneSize < GENE_SIZE_MIN || geneSize > GENE_SIZE_MAX) {
+    return null;
+  }
   // An even number of slots: a session may use two neighbours.
   const capacity = Math.floor(megabytes * 1024 * 1024 / slotBytes(geneSize) / 2) * 2;
   return capacity > 0
