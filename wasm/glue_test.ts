@@ -19,6 +19,9 @@ import {
   toBase64Portable,
   toHex,
   toHexPortable,
+  writeBase64,
+  writeHex,
+  writeHexPortable,
 } from "./glue.ts";
 import {
   referenceCommit,
@@ -396,5 +399,38 @@ Deno.test("hex and base64 give the same results with and without the platform's 
   for (const bad of ["AQ", "AQ=", "AR==", "AQJ=", "A Q==", "AQ==AQ==", "-_8=", "AQ\n=", 5]) {
     assertEquals(fromBase64(bad), null, String(bad));
     assertEquals(fromBase64Portable(bad), null, String(bad));
+  }
+});
+
+Deno.test("writeHex() and writeBase64() decode in place, into plain or shared memory, and refuse what fromHex()/fromBase64() refuse", () => {
+  for (const memory of [new ArrayBuffer(96), new SharedArrayBuffer(96)]) {
+    const view = new Uint8Array(memory);
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 5) & 0xff);
+    for (const write of [writeHex, writeHexPortable]) {
+      view.fill(0);
+      assert(write(view.subarray(8, 40), toHex(bytes).toUpperCase()));
+      assertEquals(view.slice(8, 40), bytes);
+      assertEquals(view[7], 0, "nothing before");
+      assertEquals(view[40], 0, "nothing after");
+      assertEquals(write(view.subarray(8, 40), toHex(bytes).slice(2)), false, "too short");
+      assertEquals(write(view.subarray(8, 40), toHex(bytes) + "00"), false, "too long");
+      assertEquals(write(view.subarray(8, 40), "zz" + toHex(bytes).slice(2)), false, "not hex");
+      assertEquals(write(view.subarray(8, 40), 42), false, "not a string");
+    }
+    for (const len of [0, 1, 2, 3, 31]) {
+      const b = bytes.subarray(0, len);
+      view.fill(0);
+      assertEquals(writeBase64(view.subarray(40), toBase64(b)), len);
+      assertEquals(view.slice(40, 40 + len), b);
+    }
+    assertEquals(
+      writeBase64(view.subarray(40, 41), toBase64(bytes.subarray(0, 2))),
+      -1,
+      "does not fit",
+    );
+    for (const bad of ["AQ=", "AR==", "A Q==", "AQ==\n", 7]) {
+      assertEquals(writeBase64(view, bad), -1, String(bad));
+      assertEquals(fromBase64(bad), null, String(bad));
+    }
   }
 });
