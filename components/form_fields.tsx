@@ -32,6 +32,16 @@ function Extras({ p, id, error }: { p: Common; id: string; error?: string }) {
   );
 }
 
+/** A field's label, marking it optional unless required. */
+function Label({ id, label, required }: { id: string; label: string; required?: boolean }) {
+  return (
+    <label for={id}>
+      {label}
+      {!required && <span class="optional">optional</span>}
+    </label>
+  );
+}
+
 /** A text-like input. */
 export function Field(
   p: Common & {
@@ -46,10 +56,7 @@ export function Field(
   const { id, error, describedBy } = ids(p);
   return (
     <div class="field">
-      <label for={id}>
-        {p.label}
-        {!p.required && <span class="optional">optional</span>}
-      </label>
+      <Label id={id} label={p.label} required={p.required} />
       <input
         id={id}
         name={p.name}
@@ -73,10 +80,7 @@ export function TextArea(p: Common & { rows?: number; required?: boolean }) {
   const { id, error, describedBy } = ids(p);
   return (
     <div class="field">
-      <label for={id}>
-        {p.label}
-        {!p.required && <span class="optional">optional</span>}
-      </label>
+      <Label id={id} label={p.label} required={p.required} />
       <textarea
         id={id}
         name={p.name}
