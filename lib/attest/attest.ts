@@ -403,6 +403,7 @@ export class AttestService {
       session_id: s.session_id,
       expectHash: s.last_hash,
       expectStep: s.pending_step,
+      expectExpiresAt: s.expires_at,
       nextHash: verdict.nextHash,
       nextSalt,
       nextOrder,

@@ -5,6 +5,18 @@
  */
 import type { Store } from "../store/store.ts";
 
+/**
+ * Width of the expiry buckets that index the sessions (migration 0006): a
+ * session's `expires_bucket` is floor(expires_at / EXPIRY_BUCKET_MS), and
+ * its index entry is rewritten only when that changes, not on every
+ * heartbeat.
+ */
+export const EXPIRY_BUCKET_MS = 600_000;
+
+export function expiryBucket(expiresAt: number): number {
+  return Math.floor(expiresAt / EXPIRY_BUCKET_MS);
+}
+
 export interface AttestSession {
   session_id: string;
   public_key: string;
@@ -37,6 +49,8 @@ export interface Advance {
   /** The state the heartbeat was checked against. */
   expectHash: string;
   expectStep: number;
+  /** Its expiry, to tell whether the expiry bucket changes. */
+  expectExpiresAt: number;
   nextHash: string;
   nextSalt: string;
   nextOrder: string;
@@ -58,7 +72,8 @@ export class AttestSessionStore {
   create(s: AttestSession): void {
     this.store.run(
       `INSERT INTO attest_sessions (session_id, public_key, salt, last_hash, pending_step, pending_order,
-         gene_state, chain_length, program, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         gene_state, chain_length, program, created_at, expires_at, expires_bucket)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       s.session_id,
       s.public_key,
       s.salt,
@@ -70,6 +85,7 @@ export class AttestSessionStore {
       s.program,
       s.created_at,
       s.expires_at,
+      expiryBucket(s.expires_at),
     );
   }
 
@@ -96,17 +112,44 @@ export class AttestSessionStore {
    * (or is gone). Every column changes with `pending_step`, so a match on it
    * and `last_hash` means the row is still the one the heartbeat was checked
    * against. (No RETURNING: it made the statement ~3 µs slower.)
+   *
+   * Most heartbeats leave the expiry bucket as it was, and then the statement
+   * does not name `expires_bucket`: SQLite rewrites the index entry of every
+   * column a statement sets, even to the same value. It guards on the bucket
+   * instead, so a row whose bucket is off (edited by hand) takes the second
+   * statement, which sets it.
    */
   advance(a: Advance): boolean {
+    const bucket = expiryBucket(a.expiresAt);
+    if (bucket === expiryBucket(a.expectExpiresAt)) {
+      const { changes } = this.store.run(
+        `UPDATE attest_sessions SET last_hash = ?, salt = ?, pending_step = pending_step + 1, pending_order = ?,
+           gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
+         WHERE session_id = ? AND last_hash = ? AND pending_step = ? AND expires_bucket = ?`,
+        a.nextHash,
+        a.nextSalt,
+        a.nextOrder,
+        a.nextGene,
+        a.expiresAt,
+        a.now,
+        a.session_id,
+        a.expectHash,
+        a.expectStep,
+        bucket,
+      );
+      if (changes === 1) return true;
+    }
     const { changes } = this.store.run(
       `UPDATE attest_sessions SET last_hash = ?, salt = ?, pending_step = pending_step + 1, pending_order = ?,
-         gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
+         gene_state = ?, chain_length = chain_length + 1, expires_at = ?, expires_bucket = ?,
+         last_heartbeat_at = ?
        WHERE session_id = ? AND last_hash = ? AND pending_step = ?`,
       a.nextHash,
       a.nextSalt,
       a.nextOrder,
       a.nextGene,
       a.expiresAt,
+      bucket,
       a.now,
       a.session_id,
       a.expectHash,
@@ -115,10 +158,16 @@ export class AttestSessionStore {
     return changes === 1;
   }
 
-  /** Sessions expired at `now` but not yet purged (an index range, not a scan). */
+  /**
+   * Sessions expired at `now` but not yet purged: every session of an earlier
+   * bucket (from the index alone), and those of the current bucket whose
+   * exact expiry has passed.
+   */
   expiredCount(now: number): number {
     return this.store.get<{ n: number }>(
-      "SELECT count(*) AS n FROM attest_sessions WHERE expires_at < ?",
+      `SELECT (SELECT count(*) FROM attest_sessions WHERE expires_bucket < ?1)
+            + (SELECT count(*) FROM attest_sessions WHERE expires_bucket = ?1 AND expires_at < ?2) AS n`,
+      expiryBucket(now),
       now,
     )!.n;
   }
@@ -137,7 +186,8 @@ export class AttestSessionStore {
   /** The highest chain length among sessions that expired before `cutoff` (what a purge would remove). */
   maxChainLengthExpired(cutoff: number): number {
     return this.store.get<{ m: number | null }>(
-      "SELECT max(chain_length) AS m FROM attest_sessions WHERE expires_at < ?",
+      "SELECT max(chain_length) AS m FROM attest_sessions WHERE expires_bucket <= ? AND expires_at < ?",
+      expiryBucket(cutoff),
       cutoff,
     )!.m ?? 0;
   }
@@ -150,7 +200,8 @@ export class AttestSessionStore {
   /** Deletes sessions that expired before `cutoff`; returns their ids. */
   purge(cutoff: number): string[] {
     return this.store.all<{ session_id: string }>(
-      "DELETE FROM attest_sessions WHERE expires_at < ? RETURNING session_id",
+      "DELETE FROM attest_sessions WHERE expires_bucket <= ? AND expires_at < ? RETURNING session_id",
+      expiryBucket(cutoff),
       cutoff,
     ).map((r) => r.session_id);
   }

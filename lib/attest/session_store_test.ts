@@ -1,7 +1,7 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { Store } from "../store/store.ts";
-import { AttestSessionStore } from "./session_store.ts";
+import { AttestSessionStore, EXPIRY_BUCKET_MS } from "./session_store.ts";
 
 const session = {
   session_id: "aa".repeat(32),
@@ -29,6 +29,7 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
       session_id: session.session_id,
       expectHash: session.last_hash,
       expectStep: 1,
+      expectExpiresAt: session.expires_at,
       nextHash,
       nextSalt: "ee".repeat(16),
       nextOrder: "AQEBAAAAAAA=",
@@ -58,4 +59,75 @@ Deno.test("AttestSessionStore reads the highest chain length of all sessions and
   assertEquals(s.maxChainLengthExpired(60), 3, "only the session that expired before 60");
   assertEquals(s.maxChainLengthExpired(101), 7);
   assertEquals(s.maxChainLengthExpired(10), 0, "none expired");
+});
+
+Deno.test("AttestSessionStore counts and purges expired sessions exactly, whatever their expiry bucket", async () => {
+  await using t = await tempStore();
+  const s = new AttestSessionStore(t.store);
+  const B = EXPIRY_BUCKET_MS;
+  const now = 10 * B + B / 2; // halfway through a bucket
+  const expiries = {
+    "01": 3 * B, // an earlier bucket
+    "02": 10 * B, // this bucket, expired
+    "03": now - 1, // this bucket, expired a moment ago
+    "04": now, // this bucket, expires now: not yet expired
+    "05": now + 1, // this bucket, not expired
+    "06": 11 * B, // a later bucket
+  };
+  for (const [id, expires_at] of Object.entries(expiries)) {
+    s.create({ ...session, session_id: id.repeat(32), expires_at });
+  }
+  assertEquals(s.expiredCount(now), 3);
+  assertEquals(s.expiredCount(3 * B), 0, "nothing before the first expiry");
+  assertEquals(s.expiredCount(12 * B), 6);
+  assertEquals(s.purge(now).sort(), ["01", "02", "03"].map((id) => id.repeat(32)));
+  assertEquals(s.count(), 3);
+  assertEquals(s.expiredCount(now), 0);
+});
+
+Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expires_at, and mends a bucket that is off", async () => {
+  await using t = await tempStore();
+  const s = new AttestSessionStore(t.store);
+  const B = EXPIRY_BUCKET_MS;
+  s.create({ ...session, expires_at: 5 * B + 10 });
+  const bucketOf = () => ({
+    ...t.store.get<{ b: number; e: number }>(
+      "SELECT expires_bucket AS b, expires_at AS e FROM attest_sessions WHERE session_id = ?",
+      session.session_id,
+    ),
+  });
+  assertEquals(bucketOf(), { b: 5, e: 5 * B + 10 });
+  let step = 1;
+  let head = session.last_hash;
+  let expires = 5 * B + 10;
+  const advance = (expiresAt: number) => {
+    const nextHash = String(step).padStart(2, "0").repeat(32);
+    const ok = s.advance({
+      session_id: session.session_id,
+      expectHash: head,
+      expectStep: step,
+      expectExpiresAt: expires,
+      nextHash,
+      nextSalt: "ee".repeat(16),
+      nextOrder: "AQEBAAAAAAA=",
+      nextGene: new Uint8Array(64),
+      expiresAt,
+      now: expiresAt - 1_800_000,
+    });
+    if (ok) [head, step, expires] = [nextHash, step + 1, expiresAt];
+    return ok;
+  };
+  assertEquals(advance(5 * B + 20), true, "same bucket");
+  assertEquals(bucketOf(), { b: 5, e: 5 * B + 20 });
+  assertEquals(advance(6 * B + 1), true, "into the next bucket");
+  assertEquals(bucketOf(), { b: 6, e: 6 * B + 1 });
+  // A bucket set wrong by hand is mended by the next accepted heartbeat.
+  t.store.run("UPDATE attest_sessions SET expires_bucket = 2");
+  assertEquals(advance(6 * B + 2), true);
+  assertEquals(bucketOf(), { b: 6, e: 6 * B + 2 });
+  // A stale head still loses, by either statement.
+  head = "ff".repeat(32);
+  assertEquals(advance(6 * B + 3), false, "same bucket, wrong head");
+  assertEquals(advance(7 * B), false, "next bucket, wrong head");
+  assertEquals(bucketOf(), { b: 6, e: 6 * B + 2 });
 });

@@ -1,8 +1,8 @@
 /**
  * Every schema migration, in version order. Each issue adds its own file with
  * a fixed version number: 1 foundation, 2 attestation, 3 tunnels, 4 DNS,
- * 5 attestation without the chain-length index, 6 DNSSEC. Applied by
- * `Store.open()`.
+ * 5 attestation without the chain-length index, 6 attestation expiry buckets,
+ * 7 DNSSEC. Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -10,5 +10,13 @@ import { attest } from "./0002_attest.ts";
 import { tunnels } from "./0003_tunnels.ts";
 import { dns } from "./0004_dns.ts";
 import { attestChain } from "./0005_attest_chain.ts";
+import { attestExpiryBucket } from "./0006_attest_expiry_bucket.ts";
 
-export const migrations: Migration[] = [foundation, attest, tunnels, dns, attestChain];
+export const migrations: Migration[] = [
+  foundation,
+  attest,
+  tunnels,
+  dns,
+  attestChain,
+  attestExpiryBucket,
+];
