@@ -9,19 +9,10 @@ import type { Core } from "./core.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import type { RejectReason } from "./metrics.ts";
 import type { HeartbeatRequest } from "./attest.ts";
-import type { AttestSession } from "./session_store.ts";
+import type { HeartbeatSnapshot } from "./session_store.ts";
 
 /** The session fields the checks read. */
-export type SessionSnapshot = Pick<
-  AttestSession,
-  | "session_id"
-  | "public_key"
-  | "salt"
-  | "last_hash"
-  | "pending_step"
-  | "pending_order"
-  | "gene_state"
->;
+export type SessionSnapshot = Omit<HeartbeatSnapshot, "chain_length" | "expires_at">;
 
 export type Verdict =
   | { ok: true; nextHash: string; nextGene: Uint8Array }
