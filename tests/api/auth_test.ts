@@ -119,13 +119,7 @@ Deno.test("API token: expires after expires_in_days", async () => {
   const { ManualClock } = await import("../../lib/clock.ts");
   const clock = new ManualClock(Date.now());
   await using t = await startTestServer({ clock });
-  const cookie = await t.login();
-  const created = await call(`${t.admin}/api/v1/auth/tokens`, {
-    method: "POST",
-    headers: { cookie },
-    json: { name: "short", expires_in_days: 1 },
-  });
-  const bearer = { Authorization: `Bearer ${created.body.raw_token}` };
+  const bearer = { Authorization: `Bearer ${await t.createToken("short", 1)}` };
   assertEquals((await call(`${t.admin}/api/v1/system`, { headers: bearer })).status, 200);
   clock.advance(24 * 3600_000 + 1);
   assertEquals((await call(`${t.admin}/api/v1/system`, { headers: bearer })).status, 401);
@@ -279,13 +273,7 @@ Deno.test("guessing the current password through POST /auth/password is limited 
 
 Deno.test("an API token cannot create tokens or change the password (a session is needed)", async () => {
   await using t = await startTestServer();
-  const cookie = await t.login();
-  const created = await call(`${t.admin}/api/v1/auth/tokens`, {
-    method: "POST",
-    headers: { cookie },
-    json: { name: "short", expires_in_days: 1 },
-  });
-  const bearer = { Authorization: `Bearer ${created.body.raw_token}` };
+  const bearer = { Authorization: `Bearer ${await t.createToken("short", 1)}` };
   const mint = await call(`${t.admin}/api/v1/auth/tokens`, {
     method: "POST",
     headers: bearer,

@@ -18,15 +18,11 @@ browserTest(NAME, async (browser) => {
     () => ((globalThis as unknown as { __noReload: boolean }).__noReload = true),
   );
 
-  const token = await call(`${t.admin}/api/v1/auth/tokens`, {
-    method: "POST",
-    headers: { cookie: await t.login() },
-    json: { name: "browser-test", expires_in_days: 1 },
-  });
+  const token = await t.createToken("browser-test");
   const started = performance.now();
   const put = await call(`${t.admin}/api/v1/system/settings`, {
     method: "PUT",
-    headers: { Authorization: `Bearer ${token.body.raw_token}` },
+    headers: { Authorization: `Bearer ${token}` },
     json: { key: "wireguard.server_port", value: "51999" },
   });
   assertEquals(put.status, 200);

@@ -22,6 +22,8 @@ export interface TestServer extends AsyncDisposable {
   dns: { hostname: string; port: number };
   /** Logs in on the admin API; returns the `svc_session` cookie pair ("svc_session=..."). */
   login(username?: string, password?: string): Promise<string>;
+  /** Creates an API token as the first administrator, over the API; returns the raw token. */
+  createToken(name: string, expiresInDays?: number): Promise<string>;
   /** Creates a user directly through the service. */
   addUser(
     username: string,
@@ -74,6 +76,18 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   const admin = `http://${server.addresses.admin}`;
+  const login = async (username = ADMIN.username, password = ADMIN.password) => {
+    const res = await fetch(`${admin}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    });
+    await res.body?.cancel();
+    if (res.status !== 200) throw new Error(`login as "${username}" failed: ${res.status}`);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="));
+    if (!cookie) throw new Error("login set no svc_session cookie");
+    return cookie.split(";")[0];
+  };
   return {
     services,
     server,
@@ -82,17 +96,17 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     attest: `http://${server.addresses.attest}`,
     dnsApi: `http://${server.addresses.dnsApi}`,
     dns: { hostname: dnsHost, port: Number(dnsPort) },
-    async login(username = ADMIN.username, password = ADMIN.password) {
-      const res = await fetch(`${admin}/api/v1/auth/login`, {
+    login,
+    async createToken(name, expiresInDays = 1) {
+      const created = await call(`${admin}/api/v1/auth/tokens`, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ username, password }),
+        headers: { cookie: await login() },
+        json: { name, expires_in_days: expiresInDays },
       });
-      await res.body?.cancel();
-      if (res.status !== 200) throw new Error(`login as "${username}" failed: ${res.status}`);
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_session="));
-      if (!cookie) throw new Error("login set no svc_session cookie");
-      return cookie.split(";")[0];
+      if (created.status !== 201) {
+        throw new Error(`creating token "${name}" failed: ${created.status}`);
+      }
+      return created.body.raw_token as string;
     },
     async addUser(username, role, password = `${username}-password-123`) {
       await services.users.create({ username, email: "", password, role }, "test");

@@ -12,7 +12,7 @@ import { assert, assertEquals, assertNotEquals } from "../assert.ts";
 import { apiClient, collectFrames } from "../helpers/api_client.ts";
 import { destroyNetns, netns, randomSuffix } from "../helpers/netns.ts";
 import { haveSystem, run } from "../helpers/system.ts";
-import { call, startTestServer } from "../helpers/test_server.ts";
+import { startTestServer } from "../helpers/test_server.ts";
 import { createLogger } from "../../lib/log/log.ts";
 
 const TOOLS = ["ip", "wg", "wireguard-go", "nft", "ping", "wg-quick"];
@@ -71,12 +71,8 @@ Deno.test("tunnels system over HTTP: downloaded configs carry pings; the API sho
     });
     const cookie = await t.login();
     // REST calls use an API token, the event socket the session cookie.
-    const token = await call(`${t.admin}/api/v1/auth/tokens`, {
-      method: "POST",
-      headers: { cookie },
-      json: { name: "system-test", expires_in_days: 1 },
-    });
-    const api = apiClient(t.admin, { authorization: `Bearer ${token.body.raw_token}` });
+    const token = await t.createToken("system-test");
+    const api = apiClient(t.admin, { authorization: `Bearer ${token}` });
     await using ws = await collectFrames(t.admin, { cookie });
 
     // Client A takes its endpoint from the stored settings, client B from the query.
