@@ -14,10 +14,11 @@
  *   acceptance is still the compare-and-set in the table.
  *   So an outdated entry can cost a read, never a wrong verdict.
  *
- * Slots are fixed-size; a session may use either of two neighbouring slots
- * chosen by its id (random, so the first 8 hex digits spread evenly). A
- * session written to the cache when both hold others takes the slot of the
- * one that expires first. Each slot carries a sequence number
+ * Slots are fixed-size, in buckets of WAYS neighbours; a session may use any
+ * slot of the bucket its id picks (ids are random, so their first 8 hex
+ * digits spread evenly). A session written to the cache when every slot of
+ * its bucket holds others takes the slot of the one that expires first. Each
+ * slot carries a sequence number
  * (a seqlock): odd while being written; a reader that finds it odd, or changed
  * after its copy, reads the table instead.
  */
@@ -30,6 +31,13 @@ import {
   writeHex,
 } from "../../wasm/glue.ts";
 import type { HeartbeatSnapshot } from "./session_store.ts";
+
+/**
+ * Slots a session may use. With two, the benchmark's 12,000 sessions in the
+ * default ~40,000 slots missed on ~5.5% of heartbeats (a pair wanted by three
+ * or more made them evict each other in turn); with eight, on 7 in 30,000.
+ */
+const WAYS = 8;
 
 /** The longest mutation order: a 3-byte header and 32 operations of 5 bytes. */
 const MAX_ORDER_BYTES = 3 + 32 * 5;
@@ -69,8 +77,8 @@ export function createSessionCacheTable(
   if (!Number.isInteger(geneSize) || geneSize < GENE_SIZE_MIN || geneSize > GENE_SIZE_MAX) {
     return null;
   }
-  // An even number of slots: a session may use two neighbours.
-  const capacity = Math.floor(megabytes * 1024 * 1024 / slotBytes(geneSize) / 2) * 2;
+  // Whole buckets only.
+  const capacity = Math.floor(megabytes * 1024 * 1024 / slotBytes(geneSize) / WAYS) * WAYS;
   return capacity > 0
     ? { slots: new SharedArrayBuffer(capacity * slotBytes(geneSize)), geneSize }
     : null;
@@ -96,21 +104,27 @@ export class SharedSessionCache {
     this.capacity = table.slots.byteLength / this.#slotBytes;
   }
 
-  /**
-   * Byte offset of the first of the two slots a session id may use (the next
-   * slot is the other); -1 when the id is not hex. Two ways instead of one:
-   * 4,000 sessions in 40,000 direct-mapped slots left ~10% of them sharing a
-   * slot with another and missing on every heartbeat.
-   */
-  #pair(sessionId: string): number {
-    const h = parseInt(sessionId.slice(0, 8), 16);
-    return Number.isNaN(h) ? -1 : (h % (this.capacity / 2)) * 2 * this.#slotBytes;
+  /** The id's first 32 bits: they pick its bucket, and tell most other ids apart cheaply. NaN when not hex. */
+  #tag(sessionId: string): number {
+    return parseInt(sessionId.slice(0, 8), 16);
   }
 
-  /** Whether the slot at `at` holds the session (unsynchronized: readers confirm under the seqlock). */
-  #holds(at: number, sessionId: string): boolean {
+  /** Byte offset of the first slot of the bucket for `tag`. */
+  #bucket(tag: number): number {
+    return (tag % (this.capacity / WAYS)) * WAYS * this.#slotBytes;
+  }
+
+  /**
+   * Whether the slot at `at` holds the session (unsynchronized: readers
+   * confirm under the seqlock). The stored id's first four bytes are compared
+   * with the tag before the whole id is formatted.
+   */
+  #holds(at: number, sessionId: string, tag: number): boolean {
+    const u8 = this.#u8;
+    const id = at + ID;
     return this.#i32[(at + ORDER_LEN) >> 2] !== 0 &&
-      toHex(this.#u8.subarray(at + ID, at + ID + 32)) === sessionId;
+      ((u8[id] << 24 | u8[id + 1] << 16 | u8[id + 2] << 8 | u8[id + 3]) >>> 0) === tag &&
+      toHex(u8.subarray(id, id + 32)) === sessionId;
   }
 
   /**
@@ -120,11 +134,13 @@ export class SharedSessionCache {
    * `gene_state` is that array.
    */
   get(sessionId: string, gene: Uint8Array): HeartbeatSnapshot | undefined {
-    const pair = this.#pair(sessionId);
-    if (pair < 0 || gene.length !== this.geneSize) return undefined;
-    if (this.#holds(pair, sessionId)) return this.#read(pair, sessionId, gene);
-    const other = pair + this.#slotBytes;
-    return this.#holds(other, sessionId) ? this.#read(other, sessionId, gene) : undefined;
+    const tag = this.#tag(sessionId);
+    if (Number.isNaN(tag) || gene.length !== this.geneSize) return undefined;
+    const first = this.#bucket(tag);
+    for (let k = 0, at = first; k < WAYS; k++, at += this.#slotBytes) {
+      if (this.#holds(at, sessionId, tag)) return this.#read(at, sessionId, gene);
+    }
+    return undefined;
   }
 
   /** A consistent copy of the slot at `at` if it holds the session, under its seqlock. */
@@ -155,28 +171,15 @@ export class SharedSessionCache {
 
   /**
    * Stores a session's committed state, decoded straight into a slot: the one
-   * holding the session, else an empty one of its two, else the one whose
+   * holding the session, else an empty one of its bucket, else the one whose
    * session expires first. The caller holds the sessions table's write lock:
    * that makes it the only writer. A state this cache cannot hold (another
    * gene size, a malformed field) leaves the slot empty.
    */
   put(s: HeartbeatSnapshot): void {
-    const pair = this.#pair(s.session_id);
-    if (pair < 0) return;
-    const other = pair + this.#slotBytes;
-    const empty = (at: number) => this.#i32[(at + ORDER_LEN) >> 2] === 0;
-    const expires = (at: number) => this.#f64[(at + EXPIRES) >> 3];
-    const at = this.#holds(pair, s.session_id)
-      ? pair
-      : this.#holds(other, s.session_id)
-      ? other
-      : empty(pair)
-      ? pair
-      : empty(other)
-      ? other
-      : expires(pair) <= expires(other)
-      ? pair
-      : other;
+    const tag = this.#tag(s.session_id);
+    if (Number.isNaN(tag)) return;
+    const at = this.#slotFor(s.session_id, tag);
     const u8 = this.#u8;
     const seqAt = (at + SEQ) >> 2;
     Atomics.add(this.#i32, seqAt, 1); // odd: readers keep off
@@ -197,12 +200,31 @@ export class SharedSessionCache {
     Atomics.add(this.#i32, seqAt, 1); // even again
   }
 
-  /** Drops the session if one of its slots holds it. The caller holds the write lock. */
+  /** Where put() writes: the session's slot, else the first empty one, else the one expiring first. */
+  #slotFor(sessionId: string, tag: number): number {
+    let empty = -1;
+    let soonest = -1;
+    const first = this.#bucket(tag);
+    for (let k = 0, at = first; k < WAYS; k++, at += this.#slotBytes) {
+      if (this.#holds(at, sessionId, tag)) return at;
+      if (this.#i32[(at + ORDER_LEN) >> 2] === 0) {
+        if (empty < 0) empty = at;
+      } else if (
+        soonest < 0 || this.#f64[(at + EXPIRES) >> 3] < this.#f64[(soonest + EXPIRES) >> 3]
+      ) {
+        soonest = at;
+      }
+    }
+    return empty >= 0 ? empty : soonest;
+  }
+
+  /** Drops the session if a slot of its bucket holds it. The caller holds the write lock. */
   forget(sessionId: string): void {
-    const pair = this.#pair(sessionId);
-    if (pair < 0) return;
-    for (const at of [pair, pair + this.#slotBytes]) {
-      if (!this.#holds(at, sessionId)) continue;
+    const tag = this.#tag(sessionId);
+    if (Number.isNaN(tag)) return;
+    const first = this.#bucket(tag);
+    for (let k = 0, at = first; k < WAYS; k++, at += this.#slotBytes) {
+      if (!this.#holds(at, sessionId, tag)) continue;
       const seqAt = (at + SEQ) >> 2;
       Atomics.add(this.#i32, seqAt, 1);
       this.#i32[(at + ORDER_LEN) >> 2] = 0;

@@ -48,23 +48,35 @@ Deno.test("session cache: a later state replaces the earlier one, and forget() e
   assertEquals(c.get(id, new Uint8Array(GENE)), undefined);
 });
 
-Deno.test("session cache: two sessions share a pair of slots; a third evicts the one expiring first", () => {
+Deno.test("session cache: eight sessions share a bucket; a ninth evicts the one expiring first", () => {
   const c = cache();
-  // The pair is the id's first 32 bits modulo half the capacity: these three share pair 5.
-  const id = (n: number, fill: string) => n.toString(16).padStart(8, "0") + fill.repeat(28);
-  const [a, b, d] = [id(5, "aa"), id(c.capacity / 2 + 5, "bb"), id(c.capacity + 5, "dd")];
+  // The bucket is the id's first 32 bits modulo the number of buckets: these nine share bucket 5.
+  const buckets = c.capacity / 8;
+  const id = (k: number) =>
+    (k * buckets + 5).toString(16).padStart(8, "0") +
+    (k + 1).toString(16).padStart(2, "0").repeat(28);
+  const ids = Array.from({ length: 9 }, (_, k) => id(k));
   const gene = new Uint8Array(GENE);
-  c.put({ ...snapshot(a, 1), expires_at: 2_000 });
-  c.put({ ...snapshot(b, 1), expires_at: 1_000 });
-  assertEquals(c.get(a, gene)?.session_id, a);
-  assertEquals(c.get(b, gene)?.session_id, b);
-  c.put({ ...snapshot(d, 1), expires_at: 3_000 });
-  assertEquals(c.get(b, gene), undefined, "evicted: it expires first");
-  assertEquals(c.get(a, gene)?.session_id, a);
-  assertEquals(c.get(d, gene)?.session_id, d);
-  c.put({ ...snapshot(a, 2), expires_at: 4_000 });
-  assertEquals(c.get(a, gene)?.pending_step, 2, "rewritten in its own slot");
-  assertEquals(c.get(d, gene)?.session_id, d);
+  // The fourth expires first.
+  ids.slice(0, 8).forEach((s, k) =>
+    c.put({ ...snapshot(s, 1), expires_at: k === 3 ? 500 : 1_000 + k })
+  );
+  for (const s of ids.slice(0, 8)) assertEquals(c.get(s, gene)?.session_id, s, "all eight held");
+  c.put({ ...snapshot(ids[8], 1), expires_at: 3_000 });
+  assertEquals(c.get(ids[3], gene), undefined, "evicted: it expires first");
+  for (const s of [...ids.slice(0, 3), ...ids.slice(4)]) {
+    assertEquals(c.get(s, gene)?.session_id, s, "the others stay");
+  }
+  c.put({ ...snapshot(ids[0], 2), expires_at: 4_000 });
+  assertEquals(c.get(ids[0], gene)?.pending_step, 2, "rewritten in its own slot");
+  assertEquals(c.get(ids[8], gene)?.session_id, ids[8]);
+  c.forget(ids[5]);
+  assertEquals(c.get(ids[5], gene), undefined, "forgotten");
+  c.put({ ...snapshot(ids[3], 2), expires_at: 5_000 });
+  assertEquals(c.get(ids[3], gene)?.pending_step, 2, "back, in the slot forget() emptied");
+  for (const s of [...ids.slice(0, 3), ...ids.slice(6)]) {
+    assertEquals(c.get(s, gene)?.session_id, s, "nobody else evicted");
+  }
 });
 
 Deno.test("session cache: a state it cannot hold leaves the slot empty", () => {
