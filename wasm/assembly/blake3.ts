@@ -165,29 +165,65 @@ export function b3Reader(ctx: usize, reader: usize): void {
   store<u32>(reader + R_POS, 64);
 }
 
+/** Squeezes a reader's next output block into its buffer. */
+function squeeze(reader: usize): void {
+  const counter = load<u64>(reader + R_NEXT);
+  b3compress(
+    reader + O_CV,
+    reader + O_BLOCK,
+    counter,
+    load<u32>(reader + O_BLOCK_LEN),
+    load<u32>(reader + O_FLAGS) | ROOT,
+    reader + R_BUF,
+  );
+  store<u64>(reader + R_NEXT, counter + 1);
+  store<u32>(reader + R_POS, 0);
+}
+
 /** Next output byte of a reader. */
 export function b3ReadByte(reader: usize): u8 {
   let pos = load<u32>(reader + R_POS);
   if (pos == 64) {
-    const counter = load<u64>(reader + R_NEXT);
-    b3compress(
-      reader + O_CV,
-      reader + O_BLOCK,
-      counter,
-      load<u32>(reader + O_BLOCK_LEN),
-      load<u32>(reader + O_FLAGS) | ROOT,
-      reader + R_BUF,
-    );
-    store<u64>(reader + R_NEXT, counter + 1);
+    squeeze(reader);
     pos = 0;
   }
   store<u32>(reader + R_POS, pos + 1);
   return load<u8>(reader + R_BUF + pos);
 }
 
+/**
+ * Squeezes the reader's next block when its buffer is used up; returns the
+ * buffer position of the next unread byte (0..63). With b3Buffer() and
+ * b3Consume() a caller can use the buffered bytes as a run, not byte by byte.
+ */
+export function b3Refill(reader: usize): u32 {
+  const pos = load<u32>(reader + R_POS);
+  if (pos < 64) return pos;
+  squeeze(reader);
+  return 0;
+}
+
+/** Address of a reader's 64-byte output buffer. */
+@inline export function b3Buffer(reader: usize): usize {
+  return reader + R_BUF;
+}
+
+/** Marks n buffered bytes (from the current position) as read. */
+@inline export function b3Consume(reader: usize, n: u32): void {
+  store<u32>(reader + R_POS, load<u32>(reader + R_POS) + n);
+}
+
 /** Reads len output bytes into out. */
 export function b3Read(reader: usize, out: usize, len: usize): void {
-  for (let i: usize = 0; i < len; i++) store<u8>(out + i, b3ReadByte(reader));
+  while (len > 0) {
+    const pos = b3Refill(reader);
+    let n = <usize>(64 - pos);
+    if (n > len) n = len;
+    memory.copy(out, reader + R_BUF + pos, n);
+    store<u32>(reader + R_POS, pos + <u32>n);
+    out += n;
+    len -= n;
+  }
 }
 
 const CTX: usize = memory.data(<i32>B3_CTX_SIZE, 8);

@@ -2,7 +2,20 @@
 // normative description; this file is the only implementation (the server
 // runs the same .wasm), so browser and server cannot disagree.
 
-import { B3_CTX_SIZE, B3_READER_SIZE, b3Final32, b3Init, b3ReadByte, b3Reader, b3Update, blake3 } from "./blake3";
+import {
+  B3_CTX_SIZE,
+  B3_READER_SIZE,
+  b3Buffer,
+  b3Consume,
+  b3Final32,
+  b3Init,
+  b3Read,
+  b3ReadByte,
+  b3Reader,
+  b3Refill,
+  b3Update,
+  blake3,
+} from "./blake3";
 
 export const GENE_MIN: u32 = 64;
 export const GENE_MAX: u32 = 65536;
@@ -53,7 +66,7 @@ export function geneInit(gene: usize, size: u32): bool {
   store<u32>(SMALL, size);
   b3Update(CTX, SMALL, 4);
   b3Reader(CTX, KS);
-  for (let i: u32 = 0; i < size; i++) store<u8>(gene + i, b3ReadByte(KS));
+  b3Read(KS, gene, size);
   return true;
 }
 
@@ -88,6 +101,63 @@ export function orderRounds(order: usize, len: u32): u32 {
   return <u8>(((v << r) | (v >> (8 - r))) & 0xff);
 }
 
+// The ops below work on runs of contiguous bytes, eight at a time where they
+// can: byte by byte, with a call per keystream byte and a wrap check per
+// position, they were most of a heartbeat's mutation cost. The result is the
+// same byte for byte (docs/attestation.md and wasm/testdata/reference.ts).
+const LO7: u64 = 0x7f7f7f7f7f7f7f7f;
+const HI1: u64 = 0x8080808080808080;
+const ONES: u64 = 0x0101010101010101;
+
+/** run[0..n) ^= (or, with add, += byte-wise) the next n keystream bytes, in order. */
+@inline function ksCombine(run: usize, n: u32, add: bool): void {
+  while (n > 0) {
+    const pos = b3Refill(KS);
+    let m: u32 = 64 - pos;
+    if (m > n) m = n;
+    const ks = b3Buffer(KS) + pos;
+    let i: u32 = 0;
+    for (; i + 8 <= m; i += 8) {
+      const a = load<u64>(run + i);
+      const b = load<u64>(ks + i);
+      // Byte-wise ADD in a word: the low 7 bits of each byte add without reaching
+      // the next byte; the top bit is then the XOR of both top bits and that carry.
+      store<u64>(run + i, add ? ((a & LO7) + (b & LO7)) ^ ((a ^ b) & HI1) : a ^ b);
+    }
+    for (; i < m; i++) {
+      const a = load<u8>(run + i);
+      const b = load<u8>(ks + i);
+      store<u8>(run + i, add ? a + b : a ^ b);
+    }
+    b3Consume(KS, m);
+    run += m;
+    n -= m;
+  }
+}
+
+/** Rotates each byte of run[0..n) left by rot (1..7). */
+function rotlRun(run: usize, n: u32, rot: u32): void {
+  // In a word, the bits a byte shifts into its neighbour are masked off.
+  const hi = ONES * <u64>((0xff << rot) & 0xff);
+  const lo = ONES * <u64>(0xff >> (8 - rot));
+  let i: u32 = 0;
+  for (; i + 8 <= n; i += 8) {
+    const x = load<u64>(run + i);
+    store<u64>(run + i, ((x << <u64>rot) & hi) | ((x >> <u64>(8 - rot)) & lo));
+  }
+  for (; i < n; i++) store<u8>(run + i, rotl8(<u32>load<u8>(run + i), rot));
+}
+
+/** CHAIN over a run, prev being the (updated) byte before it; returns the run's last byte. */
+function chainRun(run: usize, n: u32, prev: u32, arg: u32): u32 {
+  for (let i: u32 = 0; i < n; i++) {
+    const v = (<u32>load<u8>(run + i) + ((<u32>rotl8(prev, 3)) ^ arg)) & 0xff;
+    store<u8>(run + i, <u8>v);
+    prev = v;
+  }
+  return prev;
+}
+
 /**
  * Applies the order to gene[0..size) in place. rounds must equal the order's
  * header byte, or be 0 to take it from the header. Returns false (gene
@@ -119,35 +189,25 @@ export function geneMutate(gene: usize, size: u32, order: usize, orderLen: u32, 
       let w = <u32>load<u8>(op + 3) + 1;
       if (w > size) w = size;
       const arg = <u32>load<u8>(op + 4);
-      // Window indexes advance with a wrap instead of a % per byte (same positions:
-      // (off + k) % size), which made these loops several times slower.
+      // The window (off + k) % size, k < w, as the runs [off, off + first) and [0, w − first).
+      const first = w < size - off ? w : size - off;
+      // SWAP and REVERSE stay byte by byte with a wrap instead of a % per byte:
+      // SWAP's two windows may overlap, so its order matters.
       switch (kind) {
         case 0: { // XOR keystream
-          let pi = off;
-          for (let k: u32 = 0; k < w; k++) {
-            const p = gene + pi;
-            store<u8>(p, load<u8>(p) ^ b3ReadByte(KS));
-            if (++pi == size) pi = 0;
-          }
+          ksCombine(gene + off, first, false);
+          ksCombine(gene, w - first, false);
           break;
         }
         case 1: { // ADD keystream
-          let pi = off;
-          for (let k: u32 = 0; k < w; k++) {
-            const p = gene + pi;
-            store<u8>(p, <u8>((<u32>load<u8>(p) + <u32>b3ReadByte(KS)) & 0xff));
-            if (++pi == size) pi = 0;
-          }
+          ksCombine(gene + off, first, true);
+          ksCombine(gene, w - first, true);
           break;
         }
         case 2: { // ROTL by arg % 7 + 1
           const rot = arg % 7 + 1;
-          let pi = off;
-          for (let k: u32 = 0; k < w; k++) {
-            const p = gene + pi;
-            store<u8>(p, rotl8(<u32>load<u8>(p), rot));
-            if (++pi == size) pi = 0;
-          }
+          rotlRun(gene + off, first, rot);
+          rotlRun(gene, w - first, rot);
           break;
         }
         case 3: { // SWAP with a window at a keystream-chosen offset
@@ -181,15 +241,8 @@ export function geneMutate(gene: usize, size: u32, order: usize, orderLen: u32, 
           break;
         }
         default: { // 5 CHAIN: g[p] += rotl8(g[p − 1], 3) ^ arg, left to right
-          let pi = off;
-          let qi = off == 0 ? size - 1 : off - 1;
-          for (let k: u32 = 0; k < w; k++) {
-            const p = gene + pi;
-            const v = (<u32>rotl8(<u32>load<u8>(gene + qi), 3)) ^ arg;
-            store<u8>(p, <u8>((<u32>load<u8>(p) + v) & 0xff));
-            qi = pi;
-            if (++pi == size) pi = 0;
-          }
+          const prev = <u32>load<u8>(gene + (off == 0 ? size - 1 : off - 1));
+          chainRun(gene, w - first, chainRun(gene + off, first, prev, arg), arg);
           break;
         }
       }
