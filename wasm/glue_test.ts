@@ -14,12 +14,14 @@ import {
   fromBase64Portable,
   fromHex,
   fromHexPortable,
+  isHex,
   PROGRAM_INVALID_IP,
   toBase64,
   toBase64Portable,
   toHex,
   toHexPortable,
   writeBase64,
+  writeBase64Portable,
   writeHex,
   writeHexPortable,
 } from "./glue.ts";
@@ -417,20 +419,58 @@ Deno.test("writeHex() and writeBase64() decode in place, into plain or shared me
       assertEquals(write(view.subarray(8, 40), "zz" + toHex(bytes).slice(2)), false, "not hex");
       assertEquals(write(view.subarray(8, 40), 42), false, "not a string");
     }
-    for (const len of [0, 1, 2, 3, 31]) {
-      const b = bytes.subarray(0, len);
-      view.fill(0);
-      assertEquals(writeBase64(view.subarray(40), toBase64(b)), len);
-      assertEquals(view.slice(40, 40 + len), b);
-    }
-    assertEquals(
-      writeBase64(view.subarray(40, 41), toBase64(bytes.subarray(0, 2))),
-      -1,
-      "does not fit",
-    );
-    for (const bad of ["AQ=", "AR==", "A Q==", "AQ==\n", 7]) {
-      assertEquals(writeBase64(view, bad), -1, String(bad));
-      assertEquals(fromBase64(bad), null, String(bad));
+    for (const write of [writeBase64, writeBase64Portable]) {
+      for (const len of [0, 1, 2, 3, 31]) {
+        const b = bytes.subarray(0, len);
+        view.fill(0);
+        assertEquals(write(view.subarray(40), toBase64(b)), len);
+        assertEquals(view.slice(40, 40 + len), b);
+        assertEquals(view[40 + len] ?? 0, 0, "nothing after");
+      }
+      assertEquals(
+        write(view.subarray(40, 41), toBase64(bytes.subarray(0, 2))),
+        -1,
+        "does not fit",
+      );
+      const bad = [
+        "AQ",
+        "AQ=",
+        "AR==",
+        "AQJ=",
+        "A Q==",
+        " AQ=",
+        "AQ==\n",
+        "AQ\n=",
+        "AQ==AQ==",
+        "-_8=",
+        7,
+      ];
+      for (const b of bad) {
+        assertEquals(write(view, b), -1, String(b));
+        assertEquals(fromBase64(b), null, String(b));
+      }
+      // Canonical only: every last character before one or two "=".
+      for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") {
+        for (const input of [`AQ${c}=`, `A${c}==`]) {
+          assertEquals(write(view, input) >= 0, btoa(atob(input)) === input, input);
+        }
+      }
     }
   }
+});
+
+Deno.test("isHex() accepts exactly byteLength bytes of hex in either case", () => {
+  for (const n of [1, 16, 32, 64, 65]) {
+    const hex = toHex(rand(n));
+    assert(isHex(hex, n), `${n} bytes`);
+    assert(isHex(hex.toUpperCase(), n));
+    assertEquals(isHex(hex, n + 1), false, "too short");
+    assertEquals(isHex(hex + "0", n), false, "odd length");
+    for (const bad of ["g", " ", "x", "\u00e9", "\u0130"]) {
+      assertEquals(isHex(bad + hex.slice(1), n), false, JSON.stringify(bad));
+      assertEquals(isHex(hex.slice(0, -1) + bad, n), false, JSON.stringify(bad));
+    }
+  }
+  assertEquals(isHex(42, 1), false);
+  assertEquals(isHex("", 0), true);
 });

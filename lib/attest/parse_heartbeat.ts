@@ -7,6 +7,7 @@
 import { ValidationError } from "../errors.ts";
 import type { HeartbeatRequest } from "./attest.ts";
 import { MAX_EVENTS } from "./schema.ts";
+import { isHex } from "../../wasm/glue.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -19,10 +20,8 @@ function fail(path: string, value: unknown, what: string): never {
 
 function hex(o: Obj, key: string, bytes: number, path = key): string {
   const v = o[key];
-  if (typeof v !== "string" || v.length !== bytes * 2 || !/^[0-9a-fA-F]*$/.test(v)) {
-    fail(path, v, `${bytes * 2} hex characters`);
-  }
-  return v;
+  if (!isHex(v, bytes)) fail(path, v, `${bytes * 2} hex characters`);
+  return v as string;
 }
 
 function int(o: Obj, key: string, min: number, max: number, path = key): number {
