@@ -337,8 +337,8 @@ export class AttestService {
       };
       this.#writeLock.lock();
       try {
-        this.#sessions.create(session);
-        this.#cache?.put(session);
+        const rowid = this.#sessions.create(session);
+        this.#cache?.put({ ...session, rowid });
       } finally {
         this.#writeLock.unlock();
       }
@@ -401,6 +401,7 @@ export class AttestService {
     const expiresAt = now + SESSION_TTL_MS;
     const persisted = await this.#persist({
       session_id: s.session_id,
+      rowid: s.rowid,
       expectHash: s.last_hash,
       expectStep: s.pending_step,
       expectExpiresAt: s.expires_at,
@@ -412,6 +413,7 @@ export class AttestService {
       now,
     }, {
       session_id: s.session_id,
+      rowid: s.rowid,
       public_key: s.public_key,
       salt: nextSalt,
       last_hash: verdict.nextHash,

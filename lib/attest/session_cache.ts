@@ -48,11 +48,12 @@ const ORDER_LEN = 4; // u32; 0 for an empty slot (never written, or forgotten)
 const STEP = 8; // f64
 const EXPIRES = 16; // f64
 const CHAIN = 24; // f64
-const ID = 32; // 32 bytes
-const KEY = 64; // 32 bytes
-const HASH = 96; // 32 bytes
-const SALT = 128; // 16 bytes
-const ORDER = 144; // MAX_ORDER_BYTES
+const ROWID = 32; // f64
+const ID = 40; // 32 bytes
+const KEY = 72; // 32 bytes
+const HASH = 104; // 32 bytes
+const SALT = 136; // 16 bytes
+const ORDER = 152; // MAX_ORDER_BYTES
 const GENE = (ORDER + MAX_ORDER_BYTES + 7) & ~7;
 
 /** Bytes of one slot for sessions of `geneSize` bytes of gene state. */
@@ -164,6 +165,7 @@ export class SharedSessionCache {
       gene_state: gene,
       chain_length: this.#f64[(at + CHAIN) >> 3],
       expires_at: this.#f64[(at + EXPIRES) >> 3],
+      rowid: this.#f64[(at + ROWID) >> 3],
     };
     // Unchanged sequence: no write overlapped the copy.
     return Atomics.load(this.#i32, (at + SEQ) >> 2) === seq ? snapshot : undefined;
@@ -194,6 +196,7 @@ export class SharedSessionCache {
       this.#f64[(at + STEP) >> 3] = s.pending_step;
       this.#f64[(at + EXPIRES) >> 3] = s.expires_at;
       this.#f64[(at + CHAIN) >> 3] = s.chain_length;
+      this.#f64[(at + ROWID) >> 3] = s.rowid;
       u8.set(s.gene_state, at + GENE);
     }
     this.#i32[(at + ORDER_LEN) >> 2] = Math.max(orderLen, 0); // 0: empty

@@ -16,6 +16,8 @@ function snapshot(id: string, step: number, fill = step): HeartbeatSnapshot {
     gene_state: new Uint8Array(GENE).fill(fill % 256),
     chain_length: step - 1,
     expires_at: 1_700_000_000_000 + step,
+    // Varies with the step too, so that a torn read of it would show.
+    rowid: 1000 + step,
   };
 }
 
@@ -120,6 +122,7 @@ Deno.test("session cache: a reader never sees a mix of two states while another 
           gene_state: new Uint8Array(${GENE}).fill(step),
           chain_length: step - 1,
           expires_at: 1_700_000_000_000 + step,
+          rowid: 1000 + step,
         });
         if (i === 0) self.postMessage("writing");
       }

@@ -1,7 +1,7 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { Store } from "../store/store.ts";
-import { AttestSessionStore, EXPIRY_BUCKET_MS } from "./session_store.ts";
+import { ADVANCE_BY_ROWID, AttestSessionStore, EXPIRY_BUCKET_MS } from "./session_store.ts";
 
 const session = {
   session_id: "aa".repeat(32),
@@ -24,9 +24,10 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
   try {
     const a = new AttestSessionStore(t.store);
     const b = new AttestSessionStore(other);
-    a.create(session);
+    const rowid = a.create(session);
     const move = (nextHash: string) => ({
       session_id: session.session_id,
+      rowid,
       expectHash: session.last_hash,
       expectStep: 1,
       expectExpiresAt: session.expires_at,
@@ -89,7 +90,7 @@ Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expire
   await using t = await tempStore();
   const s = new AttestSessionStore(t.store);
   const B = EXPIRY_BUCKET_MS;
-  s.create({ ...session, expires_at: 5 * B + 10 });
+  const rowid = s.create({ ...session, expires_at: 5 * B + 10 });
   const bucketOf = () => ({
     ...t.store.get<{ b: number; e: number }>(
       "SELECT expires_bucket AS b, expires_at AS e FROM attest_sessions WHERE session_id = ?",
@@ -104,6 +105,7 @@ Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expire
     const nextHash = String(step).padStart(2, "0").repeat(32);
     const ok = s.advance({
       session_id: session.session_id,
+      rowid,
       expectHash: head,
       expectStep: step,
       expectExpiresAt: expires,
@@ -130,4 +132,43 @@ Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expire
   assertEquals(advance(6 * B + 3), false, "same bucket, wrong head");
   assertEquals(advance(7 * B), false, "next bucket, wrong head");
   assertEquals(bucketOf(), { b: 6, e: 6 * B + 2 });
+});
+
+Deno.test("AttestSessionStore.advance() finds the row by its rowid, and by its id when the rowid is stale", async () => {
+  await using t = await tempStore();
+  const s = new AttestSessionStore(t.store);
+  // Two sessions in the same state but for their ids.
+  const a = { ...session, session_id: "0a".repeat(32) };
+  const b = { ...session, session_id: "0b".repeat(32) };
+  const rowA = s.create(a);
+  const rowB = s.create(b);
+  assertEquals(rowB, rowA + 1);
+  // The usual statement is a rowid lookup, not a search of the id index.
+  const plan = t.store.all<{ detail: string }>(
+    `EXPLAIN QUERY PLAN ${ADVANCE_BY_ROWID}`,
+    ...Array(11).fill(null),
+  ).map((r) => r.detail).join("; ");
+  assertEquals(/USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(plan), true, plan);
+  const advance = (rowid: number, nextHash: string) =>
+    s.advance({
+      session_id: a.session_id,
+      rowid,
+      expectHash: a.last_hash,
+      expectStep: 1,
+      expectExpiresAt: a.expires_at,
+      nextHash,
+      nextSalt: "ee".repeat(16),
+      nextOrder: "AQEBAAAAAAA=",
+      nextGene: new Uint8Array(64).fill(1),
+      expiresAt: a.expires_at + 1,
+      now: 2,
+    });
+  // B's rowid (as after a VACUUM renumbered the rows): A moves, B does not.
+  assertEquals(advance(rowB, "11".repeat(32)), true);
+  assertEquals(s.get(a.session_id)!.last_hash, "11".repeat(32));
+  assertEquals(s.get(b.session_id)!.last_hash, b.last_hash);
+  assertEquals(s.get(b.session_id)!.pending_step, 1);
+  // The same heartbeat again, with A's own rowid: the head moved on, so it loses.
+  assertEquals(advance(rowA, "22".repeat(32)), false);
+  assertEquals(s.get(a.session_id)!.last_hash, "11".repeat(32));
 });

@@ -497,6 +497,10 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
     gene_state: initial.gene_state as Uint8Array,
     chain_length: initial.chain_length as number,
     expires_at: initial.expires_at as number,
+    rowid: rig.t.services.store.get<{ rowid: number }>(
+      "SELECT rowid FROM attest_sessions WHERE session_id = ?",
+      sid,
+    )!.rowid,
   });
   // The replayed first heartbeat matches that copy, passes every check against it, and still
   // loses the compare-and-set in the table.
