@@ -182,11 +182,7 @@ function squeeze(reader: usize): void {
 
 /** Next output byte of a reader. */
 export function b3ReadByte(reader: usize): u8 {
-  let pos = load<u32>(reader + R_POS);
-  if (pos == 64) {
-    squeeze(reader);
-    pos = 0;
-  }
+  const pos = b3Refill(reader);
   store<u32>(reader + R_POS, pos + 1);
   return load<u8>(reader + R_BUF + pos);
 }
