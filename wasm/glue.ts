@@ -262,16 +262,18 @@ export function fromBase64Portable(b64: unknown): Uint8Array | null {
 
 /** Bytes that canonical base64 `b64` decodes to; -1 when it is not canonical base64. */
 export function base64Length(b64: unknown): number {
-  if (typeof b64 !== "string" || b64.length % 4 !== 0) return -1;
+  if (typeof b64 !== "string") return -1;
+  const len = paddedLength(b64);
+  if (len < 0) return -1;
   // The platform decoder skips whitespace: the pattern keeps it out.
   if (!/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return -1;
   // Reject non-zero padding bits so that each byte string has one encoding.
-  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  const pad = b64.length / 4 * 3 - len;
   if (pad > 0) {
     const last = B64_VALUE.indexOf(b64[b64.length - 1 - pad]);
     if ((last & (pad === 2 ? 0x0f : 0x03)) !== 0) return -1;
   }
-  return b64.length / 4 * 3 - pad;
+  return len;
 }
 
 /**
