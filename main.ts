@@ -2,14 +2,14 @@
  * Palisade: one process, one SQLite store, four listeners.
  * config → store → services → listeners; SIGINT/SIGTERM shut down gracefully.
  */
-import { manifest } from "./manifest.gen.ts";
 import { helpText, parseConfig } from "./lib/config/config.ts";
 import { ConfigError } from "./lib/errors.ts";
 import { createLogger } from "./lib/log/log.ts";
 import { createServices } from "./lib/services.ts";
 import { Store } from "./lib/store/store.ts";
 import { gitCommit } from "./lib/system/git_commit.ts";
-import { startServer } from "./server/server.ts";
+import { manifest } from "./server/listeners/manifest.ts";
+import { startServer } from "./server/listeners/start.ts";
 
 async function main(): Promise<number> {
   if (Deno.args.includes("--help") || Deno.args.includes("-h")) {

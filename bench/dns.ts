@@ -14,7 +14,7 @@ import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
 import { EventBus } from "../lib/events/bus.ts";
 import { Store } from "../lib/store/store.ts";
-import { startDnsListener } from "../server/dns_listener.ts";
+import { startDnsListener } from "../server/listeners/dns/listener.ts";
 import { startNsd } from "../tests/dns/nsd.ts";
 import { freeDualPort } from "../tests/helpers/ports.ts";
 import { run, which } from "../tests/helpers/system.ts";

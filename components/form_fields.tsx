@@ -4,7 +4,7 @@
  * error next to the field that caused it in the same way.
  */
 import type { ComponentChildren } from "preact";
-import type { FormState } from "@/server/form.ts";
+import type { FormState } from "@/server/http/form.ts";
 
 interface Common {
   form: FormState;

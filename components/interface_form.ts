@@ -4,7 +4,7 @@
  * refusal lands next to the right field.
  */
 import type { DomainError } from "@/lib/errors.ts";
-import { formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { formFailure, type FormState, optionalInt } from "@/server/http/form.ts";
 
 export const INTERFACE_FIELDS = ["name", "address_v4", "listen_port", "mtu"] as const;
 

@@ -1,5 +1,5 @@
 import { Check, TextArea } from "@/components/form_fields.tsx";
-import type { FormState } from "@/server/form.ts";
+import type { FormState } from "@/server/http/form.ts";
 
 /** File, paste area and replace switch of the zone-file import forms (zones list and zone page). */
 export function ZoneImportFields({ form, help }: { form: FormState; help?: string }) {

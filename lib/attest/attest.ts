@@ -7,7 +7,7 @@
  */
 import { clearImmediate, setImmediate } from "node:timers";
 import type { Clock } from "../clock.ts";
-import { RateLimitError, UnavailableError } from "../errors.ts";
+import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import type { EntropyEvent, Fingerprint, StackState } from "./canonical.ts";
@@ -154,11 +154,6 @@ export function createAttestShared(
     writeLock: new SharedArrayBuffer(4),
     sessionCache: createSessionCacheTable(options.cacheMb, options.geneSize),
   };
-}
-
-/** Session creation failed; the route answers 500 without detail. */
-export class AttestInitError extends Error {
-  override name = "AttestInitError";
 }
 
 export class AttestService {

@@ -1,4 +1,4 @@
-import type { LayoutProps } from "@/server/define.ts";
+import type { LayoutProps } from "@/server/http/define.ts";
 
 /** The HTML document around every dashboard page. */
 export default function App({ Component, state }: LayoutProps) {

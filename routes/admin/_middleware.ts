@@ -6,9 +6,9 @@
  * HTML, ~60 KB gzipped).
  */
 import { ForbiddenError } from "@/lib/errors.ts";
-import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/cookies.ts";
-import type { Context } from "@/server/define.ts";
-import { isSameOrigin, SAFE_METHODS } from "@/server/same_origin.ts";
+import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/http/cookies.ts";
+import type { Context } from "@/server/http/define.ts";
+import { isSameOrigin, SAFE_METHODS } from "@/server/http/same_origin.ts";
 
 const CSP = [
   "default-src 'self'",

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { DomainError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { mapError } from "@/server/errors.ts";
-import { clientMeta, setSessionCookie } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { mapError } from "@/server/http/errors.ts";
+import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 
 // Checked again by ctx.redirect(), which only follows paths on this origin.
 // deno-lint-ignore no-control-regex -- control characters are what this refuses

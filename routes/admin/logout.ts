@@ -1,5 +1,5 @@
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { dropSessionCookie } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { dropSessionCookie } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: { summary: "Sign out from the dashboard", access: "public", hidden: true },

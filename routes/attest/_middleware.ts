@@ -3,7 +3,7 @@
  * from pages on other origins, so it answers CORS (no credentials are ever
  * involved) for the configured origins, and sets conservative headers.
  */
-import type { Context } from "@/server/define.ts";
+import type { Context } from "@/server/http/define.ts";
 
 const ALLOW_METHODS = "GET, POST, OPTIONS";
 

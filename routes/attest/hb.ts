@@ -1,6 +1,6 @@
 import { HeartbeatRequestSchema, HeartbeatResponseSchema } from "@/lib/attest/schema.ts";
 import { parseHeartbeat } from "@/lib/attest/parse_heartbeat.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   POST: {

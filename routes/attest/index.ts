@@ -1,5 +1,5 @@
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { serveFile } from "@/server/static_files.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { serveFile } from "@/server/http/static_files.ts";
 
 export const meta = defineMeta({
   GET: { summary: "The frontend's index.html", access: "public", hidden: true },

@@ -1,7 +1,5 @@
-import { AttestInitError } from "@/lib/attest/attest.ts";
 import { InitRequest, InitResponseSchema } from "@/lib/attest/schema.ts";
-import { HostError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   POST: {
@@ -14,13 +12,6 @@ export const meta = defineMeta({
 });
 
 export const handler = defineHandlers(meta, {
-  POST(ctx) {
-    try {
-      return ctx.state.services.attest.init(ctx.body.public_key, ctx.remoteAddr);
-    } catch (err) {
-      // The spec's init failure is a 500 without a meaningful body; the reason is logged and counted.
-      if (err instanceof AttestInitError) throw new HostError("Session creation failed");
-      throw err;
-    }
-  },
+  // A failure is AttestInitError: the spec's 500 without detail (server/http/errors.ts).
+  POST: (ctx) => ctx.state.services.attest.init(ctx.body.public_key, ctx.remoteAddr),
 });

@@ -3,8 +3,8 @@
  * application/wasm so that browsers can compile it while it streams in.
  * Served whatever PALISADE_ATTEST_FRONTEND points at.
  */
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { serveBuiltFile } from "@/server/built_files.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { serveBuiltFile } from "@/server/http/built_files.ts";
 
 export const meta = defineMeta({
   GET: { summary: "The attestation WASM module", access: "public", hidden: true },

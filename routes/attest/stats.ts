@@ -1,5 +1,5 @@
 import { StatsSchema } from "@/lib/attest/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: { summary: "Session statistics", access: "public", response: StatsSchema },

@@ -4,8 +4,8 @@
  * becomes the 401 message.
  */
 import { UnauthorizedError } from "@/lib/errors.ts";
-import { bearerToken } from "@/server/cookies.ts";
-import type { Context } from "@/server/define.ts";
+import { bearerToken } from "@/server/http/cookies.ts";
+import type { Context } from "@/server/http/define.ts";
 
 export async function handler(ctx: Context): Promise<Response> {
   const token = bearerToken(ctx.req);

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import { call, startTestServer } from "../helpers/test_server.ts";
-import { openApiPath } from "../../server/openapi.ts";
-import { METHODS } from "../../server/define.ts";
+import { openApiPath } from "../../server/http/openapi.ts";
+import { METHODS } from "../../server/http/define.ts";
 
 Deno.test("each API listener's OpenAPI 3.1 document lists every API route of the manifest", async () => {
   await using t = await startTestServer();

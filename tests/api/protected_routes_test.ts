@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startTestServer } from "../helpers/test_server.ts";
-import { METHODS } from "../../server/define.ts";
+import { METHODS } from "../../server/http/define.ts";
 
 function samplePath(pattern: string): string {
   return pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, (_, name) => `sample-${name}`);

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../assert.ts";
 import { startTestServer } from "../helpers/test_server.ts";
-import { resolveInside } from "../../server/static_files.ts";
+import { resolveInside } from "../../server/http/static_files.ts";
 
 Deno.test("the attestation listener serves the configured frontend folder and nothing outside it", async () => {
   const dir = await Deno.makeTempDir();

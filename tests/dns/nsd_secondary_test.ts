@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import { haveSystem } from "../helpers/system.ts";
 import { parseNotifyTargets } from "../../lib/dns/notify.ts";
-import { DnsNotifier } from "../../server/dns_notify.ts";
+import { DnsNotifier } from "../../server/listeners/dns/notify.ts";
 import { dig } from "./dig.ts";
 import { startNsd } from "./nsd.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";

@@ -10,7 +10,7 @@ import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
 import { Store } from "../../lib/store/store.ts";
-import { type DnsListener, startDnsListener } from "../../server/dns_listener.ts";
+import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
 import { freeDualPort } from "../helpers/ports.ts";
 
 export interface DnsStack extends AsyncDisposable {

@@ -2,13 +2,13 @@
  * A whole Palisade server in the test process: a fresh temporary store, every
  * listener on an OS-chosen loopback port, and a known administrator.
  */
-import { manifest } from "../../manifest.gen.ts";
+import { manifest } from "../../server/listeners/manifest.ts";
 import type { Clock } from "../../lib/clock.ts";
 import { type Config, parseConfig } from "../../lib/config/config.ts";
 import { createLogger, type Logger, silentLogger } from "../../lib/log/log.ts";
 import { createServices, type Services } from "../../lib/services.ts";
 import { Store } from "../../lib/store/store.ts";
-import { type RunningServer, startServer } from "../../server/server.ts";
+import { type RunningServer, startServer } from "../../server/listeners/start.ts";
 
 export const ADMIN = { username: "admin", password: "correct horse battery staple" };
 

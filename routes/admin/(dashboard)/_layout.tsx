@@ -1,6 +1,6 @@
 import { isCurrent, NAV } from "@/components/nav.ts";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
-import type { LayoutProps } from "@/server/define.ts";
+import type { LayoutProps } from "@/server/http/define.ts";
 
 /** Header with navigation and the signed-in user, around every dashboard page. */
 export default function DashboardLayout({ Component, state, url }: LayoutProps) {

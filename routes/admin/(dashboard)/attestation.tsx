@@ -1,6 +1,6 @@
 import AttestLive, { type AttestFigures } from "@/islands/AttestLive.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

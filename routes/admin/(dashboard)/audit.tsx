@@ -3,7 +3,7 @@ import AuditTail from "@/islands/AuditTail.tsx";
 import { AuditQuery } from "@/lib/audit/schema.ts";
 import type { AuditPage } from "@/lib/audit/audit.ts";
 import { Pagination } from "@/components/pagination.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 
 const PAGE_SIZE = 50;
 

@@ -2,7 +2,7 @@ import { Badge } from "@/components/badge.tsx";
 import { formatCount, formatTime } from "@/components/format.ts";
 import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: { summary: "Overview page", access: "viewer" },

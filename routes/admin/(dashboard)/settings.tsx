@@ -2,8 +2,8 @@ import { z } from "zod";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import { DomainError } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { mapError } from "@/server/errors.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { mapError } from "@/server/http/errors.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -6,8 +6,20 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { NewUserInput } from "@/lib/auth/schema.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, formText, zodFailure } from "@/server/form.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
+import {
+  emptyForm,
+  formFailure,
+  type FormState,
+  formText,
+  zodFailure,
+} from "@/server/http/form.ts";
 
 const Text = formText(1024);
 

@@ -1,6 +1,6 @@
-import { fromFileUrl } from "@/server/paths.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { serveFile } from "@/server/static_files.ts";
+import { fromFileUrl } from "@/server/http/paths.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { serveFile } from "@/server/http/static_files.ts";
 
 const STATIC_DIR = fromFileUrl(new URL("../../../static/", import.meta.url));
 

@@ -6,7 +6,7 @@ import { peerRows } from "@/components/peer_rows.ts";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 
 /** One page holds every peer of a large site: the table is built for thousands of rows. */
 export const PEERS_PAGE_SIZE = 1000;

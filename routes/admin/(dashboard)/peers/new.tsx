@@ -2,7 +2,13 @@ import { z } from "zod";
 import { Check, Field, FormError, Select } from "@/components/form_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import type { RoutingProfile } from "@/lib/tunnel/validate.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -10,7 +16,7 @@ import {
   formText,
   optionalInt,
   optionalText,
-} from "@/server/form.ts";
+} from "@/server/http/form.ts";
 
 const Text = formText(1000);
 

@@ -6,8 +6,8 @@ import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, type FormState, formText } from "@/server/form.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { emptyForm, type FormState, formText } from "@/server/http/form.ts";
 
 const Text = formText(200);
 

@@ -6,8 +6,20 @@ import { ZoneImportFields } from "@/components/zone_import_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, formText, optionalInt } from "@/server/form.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
+import {
+  emptyForm,
+  formFailure,
+  type FormState,
+  formText,
+  optionalInt,
+} from "@/server/http/form.ts";
 
 const Text = formText(1000);
 

@@ -1,4 +1,4 @@
-import type { Context } from "@/server/define.ts";
+import type { Context } from "@/server/http/define.ts";
 
 /** Names the accepted credentials in the 401 message of the tunnel API. */
 export function handler(ctx: Context): Promise<Response> {

@@ -1,5 +1,5 @@
 import { AuditPageSchema, AuditQuery } from "@/lib/audit/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -1,4 +1,4 @@
-import { openApiRoute } from "@/server/openapi.ts";
+import { openApiRoute } from "@/server/http/openapi.ts";
 
 export const { meta, handler } = openApiRoute({
   title: "Palisade tunnel management API",

@@ -1,8 +1,8 @@
 import { ForbiddenError, ValidationError } from "@/lib/errors.ts";
-import { isSameOrigin } from "@/server/same_origin.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/cookies.ts";
-import { openEventStream } from "@/server/event_socket.ts";
+import { isSameOrigin } from "@/server/http/same_origin.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/http/cookies.ts";
+import { openEventStream } from "@/server/http/event_socket.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NewUserInput, UserInfoSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { formFailure } from "@/server/form.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { formFailure } from "@/server/http/form.ts";
 
 export const meta = defineMeta({
   GET: {

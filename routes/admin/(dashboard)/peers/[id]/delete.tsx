@@ -1,7 +1,7 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { PeerView } from "@/lib/tunnel/peer_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { formFailure } from "@/server/form.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { formFailure } from "@/server/http/form.ts";
 
 export const meta = defineMeta({
   GET: { summary: "Confirm deleting a peer", access: "operator" },

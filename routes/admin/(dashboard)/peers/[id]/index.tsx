@@ -11,7 +11,13 @@ import QrDialog from "@/islands/QrDialog.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
 import type { RoutingProfile } from "@/lib/tunnel/validate.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -19,7 +25,7 @@ import {
   formText,
   optionalInt,
   optionalText,
-} from "@/server/form.ts";
+} from "@/server/http/form.ts";
 
 const Text = formText(1000);
 const DONE = {

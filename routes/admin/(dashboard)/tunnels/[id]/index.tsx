@@ -14,8 +14,14 @@ import {
   type InterfaceView,
   PROTECTED_INTERFACE,
 } from "@/lib/tunnel/interface_service.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, formText } from "@/server/form.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
+import { emptyForm, formFailure, type FormState, formText } from "@/server/http/form.ts";
 
 const Text = formText(200);
 const DONE = {

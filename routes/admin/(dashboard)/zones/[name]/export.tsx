@@ -1,6 +1,6 @@
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { formFailure } from "@/server/form.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { formFailure } from "@/server/http/form.ts";
 
 export const meta = defineMeta({
   GET: { summary: "Download a zone as an RFC 1035 master file", access: "viewer" },

@@ -8,8 +8,20 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { DnsRecord, ZoneDetails } from "@/lib/dns/dns_service.ts";
 import { RECORD_TYPES } from "@/lib/dns/rdata.ts";
-import { type Context, defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, formText, optionalInt } from "@/server/form.ts";
+import {
+  type Context,
+  defineHandlers,
+  defineMeta,
+  page,
+  type PageProps,
+} from "@/server/http/define.ts";
+import {
+  emptyForm,
+  formFailure,
+  type FormState,
+  formText,
+  optionalInt,
+} from "@/server/http/form.ts";
 
 const Text = formText(4000);
 const TYPES = RECORD_TYPES.filter((t) => t !== "SOA");

@@ -1,6 +1,6 @@
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { clientMeta, setSessionCookie } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: {

@@ -1,6 +1,6 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { dropSessionCookie } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { dropSessionCookie } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: { summary: "End the current session", access: "viewer", response: OkSchema },

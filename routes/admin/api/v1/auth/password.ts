@@ -1,6 +1,6 @@
 import { OkSchema, PasswordChangeInput } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { clientMeta, dropSessionCookie, requireSession } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { clientMeta, dropSessionCookie, requireSession } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: {

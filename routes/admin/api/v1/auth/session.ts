@@ -1,6 +1,6 @@
 import { SessionInfoSchema } from "@/lib/auth/schema.ts";
 import { isoTime } from "@/lib/clock.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

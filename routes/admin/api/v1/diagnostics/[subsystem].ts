@@ -1,5 +1,5 @@
 import { SubsystemReportSchema } from "@/lib/system/diagnostics_schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -1,7 +1,7 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { interfaceUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: { summary: "One interface", access: "viewer", response: InterfaceSchema },

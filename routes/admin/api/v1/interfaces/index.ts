@@ -1,6 +1,6 @@
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -1,5 +1,5 @@
 import { ReconcilePlanSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

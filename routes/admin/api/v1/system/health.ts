@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { UnavailableError } from "@/lib/errors.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -13,12 +14,7 @@ export const handler = defineHandlers(meta, {
   GET(ctx) {
     const health = ctx.state.services.system.health();
     if (health.status === "ok") return health;
-    // Non-2xx bodies keep the shared {error, status} shape; `database` says what failed.
-    return Response.json(
-      { error: "Store is unavailable", status: 503, database: health.database },
-      {
-        status: 503,
-      },
-    );
+    // The shared {error, status} body; `database` says what failed. A probe retries on its own.
+    throw new UnavailableError("Store is unavailable", null, { database: health.database });
   },
 });

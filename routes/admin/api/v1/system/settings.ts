@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SettingInputSchema, SettingSchema } from "@/lib/settings/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

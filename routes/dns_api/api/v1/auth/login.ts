@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LoginInput } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { clientMeta } from "@/server/session_cookie.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { clientMeta } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
   POST: {

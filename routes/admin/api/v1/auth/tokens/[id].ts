@@ -1,5 +1,5 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   DELETE: { summary: "Revoke an API token", access: "viewer", response: OkSchema },

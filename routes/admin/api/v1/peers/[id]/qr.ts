@@ -1,6 +1,6 @@
 import { qrQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerQrSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

@@ -8,8 +8,8 @@
  */
 import { ImportJsonInput, ImportQuery, ImportResultSchema } from "@/lib/dns/schema.ts";
 import { ValidationError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { decodeBody, readLimited, validate } from "@/server/request_body.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { decodeBody, readLimited, validate } from "@/server/http/request_body.ts";
 
 export const meta = defineMeta({
   POST: {

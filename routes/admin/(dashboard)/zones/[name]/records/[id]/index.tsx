@@ -2,8 +2,8 @@ import { z } from "zod";
 import { Field, FormError } from "@/components/form_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import type { DnsRecord } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/define.ts";
-import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/form.ts";
+import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/http/form.ts";
 
 export const meta = defineMeta({
   GET: { summary: "Edit a record", access: "operator" },

@@ -1,6 +1,6 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { RecordSchema, RecordUpdateInput } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: { summary: "One record", access: "viewer", response: RecordSchema },

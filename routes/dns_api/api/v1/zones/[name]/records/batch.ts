@@ -6,8 +6,8 @@
  */
 import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
 import { BatchError } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
-import { mapError } from "@/server/errors.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { mapError } from "@/server/http/errors.ts";
 
 export const meta = defineMeta({
   POST: {

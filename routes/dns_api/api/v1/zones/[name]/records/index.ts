@@ -4,7 +4,7 @@ import {
   RecordQuery,
   RecordSchema,
 } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/define.ts";
+import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
   GET: {

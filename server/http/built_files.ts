@@ -2,7 +2,7 @@
  * Serving one file produced by `deno task build` (the embeddable attestation
  * script, the WASM core) to pages on any origin.
  */
-import { NotFoundError } from "../lib/errors.ts";
+import { NotFoundError } from "../../lib/errors.ts";
 import { fromFileUrl } from "./paths.ts";
 import { serveFile } from "./static_files.ts";
 

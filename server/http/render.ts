@@ -35,8 +35,8 @@ function IslandBoundary(
 }
 
 /** Registers the island components so the hook can recognise them. */
-export function registerIslands(islands: Record<string, { default: ComponentType<never> }>): void {
-  for (const [name, mod] of Object.entries(islands)) islandNames.set(mod.default, name);
+export function registerIslands(islands: Record<string, ComponentType<never>>): void {
+  for (const [name, component] of Object.entries(islands)) islandNames.set(component, name);
   if (hookInstalled) return;
   hookInstalled = true;
   const previous = options.vnode;

@@ -4,7 +4,7 @@
  * zod schemas (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
  */
 import { z } from "zod";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../../lib/version.ts";
 import { defineHandlers, defineMeta, METHODS } from "./define.ts";
 import type { RouteEntry } from "./router.ts";
 

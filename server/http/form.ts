@@ -4,7 +4,7 @@
  * field that caused it; errors that name no field are shown above the form.
  */
 import { z } from "zod";
-import { DomainError, ValidationError } from "../lib/errors.ts";
+import { DomainError, ValidationError } from "../../lib/errors.ts";
 import { mapError } from "./errors.ts";
 
 /** Values typed by the user and the messages to show, by field name ("" is the whole form). */

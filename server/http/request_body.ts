@@ -4,7 +4,7 @@
  * zod errors turned into a 400 that names the field.
  */
 import type { z } from "zod";
-import { PayloadTooLargeError, ValidationError } from "../lib/errors.ts";
+import { PayloadTooLargeError, ValidationError } from "../../lib/errors.ts";
 
 export const BODY_LIMIT = 1024 * 1024;
 

@@ -1,6 +1,6 @@
-import { assertEquals } from "../tests/assert.ts";
-import { createLogger } from "../lib/log/log.ts";
-import type { Services } from "../lib/services.ts";
+import { assertEquals } from "../../tests/assert.ts";
+import { createLogger } from "../../lib/log/log.ts";
+import type { Services } from "../../lib/services.ts";
 import type { Context, RouteModule } from "./define.ts";
 import { buildListenerApp, requestPath } from "./router.ts";
 

@@ -3,7 +3,7 @@
  * encoded separators and symlinks pointing outside are refused), with
  * content types, ETags and 304s.
  */
-import { NotFoundError } from "../lib/errors.ts";
+import { NotFoundError } from "../../lib/errors.ts";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",

@@ -7,9 +7,9 @@
  */
 import type { ComponentType } from "preact";
 import type { z } from "zod";
-import type { Role } from "../lib/auth/roles.ts";
-import type { Authenticated } from "../lib/auth/auth.ts";
-import type { Services } from "../lib/services.ts";
+import type { Role } from "../../lib/auth/roles.ts";
+import type { Authenticated } from "../../lib/auth/auth.ts";
+import type { Services } from "../../lib/services.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./router.ts";
 
@@ -156,5 +156,5 @@ export interface RouteModule {
 /** The generated manifest: listener → files → modules. */
 export interface Manifest {
   listeners: Record<string, Record<string, RouteModule>>;
-  islands: Record<string, { default: ComponentType<never> }>;
+  islands: Record<string, ComponentType<never>>;
 }

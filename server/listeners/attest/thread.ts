@@ -1,21 +1,21 @@
 /// <reference lib="deno.worker" />
 /**
- * One thread serving the attestation listener (server/attest_threads.ts
+ * One thread serving the attestation listener (server/listeners/attest/threads.ts
  * starts them). It has its own store connection, attestation core and
  * service, shares rate limits and counters with the other threads through
  * shared memory, and binds the listener's port with SO_REUSEPORT so that the
  * kernel spreads connections over the threads. A heartbeat is served start to
  * finish on the thread that received it: no hop to another thread.
  */
-import { manifest } from "../manifest.gen.ts";
-import { AttestService, type AttestShared } from "../lib/attest/attest.ts";
-import { loadCore } from "../lib/attest/core.ts";
-import { systemClock } from "../lib/clock.ts";
-import type { Config } from "../lib/config/config.ts";
-import { createLogger } from "../lib/log/log.ts";
-import type { Services } from "../lib/services.ts";
-import { Store } from "../lib/store/store.ts";
-import { buildListenerApp } from "./router.ts";
+import { AttestService, type AttestShared } from "../../../lib/attest/attest.ts";
+import { loadCore } from "../../../lib/attest/core.ts";
+import { systemClock } from "../../../lib/clock.ts";
+import type { Config } from "../../../lib/config/config.ts";
+import { createLogger } from "../../../lib/log/log.ts";
+import type { Services } from "../../../lib/services.ts";
+import { Store } from "../../../lib/store/store.ts";
+import { buildListenerApp } from "../../http/router.ts";
+import { routes } from "../../../routes/attest.gen.ts";
 
 /** The first message a thread receives. */
 export interface AttestThreadStart {
@@ -53,7 +53,7 @@ async function start(msg: AttestThreadStart): Promise<number> {
     const services = { config, log, attest } as unknown as Services;
     const app = buildListenerApp({
       name: "attest",
-      files: manifest.listeners.attest ?? {},
+      files: routes,
       services,
     });
     const server = Deno.serve({

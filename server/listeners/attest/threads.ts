@@ -1,5 +1,5 @@
 /**
- * Serves the attestation listener from `count` threads (server/attest_thread.ts),
+ * Serves the attestation listener from `count` threads (server/listeners/attest/thread.ts),
  * all bound to one port with SO_REUSEPORT. Heartbeat verification is most of
  * the CPU a heartbeat costs, and it scales with the threads because each
  * serves its requests start to finish. The first thread binds the configured
@@ -7,10 +7,10 @@
  * is replaced on the same port; its connections are dropped and the clients'
  * next requests go to the live threads.
  */
-import type { AttestShared } from "../lib/attest/attest.ts";
-import type { Config } from "../lib/config/config.ts";
-import type { Logger } from "../lib/log/log.ts";
-import type { AttestThreadReply, AttestThreadStart } from "./attest_thread.ts";
+import type { AttestShared } from "../../../lib/attest/attest.ts";
+import type { Config } from "../../../lib/config/config.ts";
+import type { Logger } from "../../../lib/log/log.ts";
+import type { AttestThreadReply, AttestThreadStart } from "./thread.ts";
 
 export interface AttestThreads {
   port: number;
@@ -39,7 +39,7 @@ export async function startAttestThreads(opts: {
   let stopping = false;
 
   const spawn = (row: number, port: number): Promise<{ worker: Worker; port: number }> => {
-    const worker = new Worker(new URL("./attest_thread.ts", import.meta.url), {
+    const worker = new Worker(new URL("./thread.ts", import.meta.url), {
       type: "module",
       name: `attest-${row}`,
     });

@@ -4,6 +4,7 @@
  * and its details go to the log only.
  */
 import {
+  AttestInitError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -15,7 +16,7 @@ import {
   UnavailableError,
   UnprocessableError,
   ValidationError,
-} from "../lib/errors.ts";
+} from "../../lib/errors.ts";
 
 const STATUS: [new (...a: never[]) => DomainError, number][] = [
   [ValidationError, 400],
@@ -27,6 +28,7 @@ const STATUS: [new (...a: never[]) => DomainError, number][] = [
   [UnprocessableError, 422],
   [RateLimitError, 429],
   [HostError, 500],
+  [AttestInitError, 500],
   [UnavailableError, 503],
 ];
 
@@ -34,6 +36,8 @@ export interface MappedError {
   status: number;
   message: string;
   headers: Record<string, string>;
+  /** Fields the error adds to the `{error, status}` body. */
+  body?: Record<string, unknown>;
   /** True when the error was not a domain error and must be logged in full. */
   unexpected: boolean;
 }
@@ -44,11 +48,16 @@ export function mapError(err: unknown): MappedError {
     const status = STATUS.find(([cls]) => err instanceof cls)?.[1] ?? 500;
     const headers: Record<string, string> = {};
     if (err instanceof RateLimitError || err instanceof UnavailableError) {
-      headers["Retry-After"] = String(err.retryAfterSeconds);
+      if (err.retryAfterSeconds !== null) headers["Retry-After"] = String(err.retryAfterSeconds);
     }
     if (err instanceof UnauthorizedError) headers["WWW-Authenticate"] = "Bearer";
+    // The spec's init failure is a bare 500; the reason is logged and counted, never sent.
+    if (err instanceof AttestInitError) {
+      return { status, message: "Session creation failed", headers, unexpected: true };
+    }
+    const body = err instanceof UnavailableError ? err.body : undefined;
     // HostError messages name the failing operation; their detail stays in the log.
-    return { status, message: err.message, headers, unexpected: err instanceof HostError };
+    return { status, message: err.message, headers, body, unexpected: err instanceof HostError };
   }
   return { status: 500, message: "Internal server error", headers: {}, unexpected: true };
 }
@@ -58,8 +67,9 @@ export function errorJson(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  extra?: Record<string, unknown>,
 ): Response {
-  return new Response(JSON.stringify({ error: message, status }), {
+  return new Response(JSON.stringify({ error: message, status, ...extra }), {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
   });

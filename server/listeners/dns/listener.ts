@@ -4,8 +4,8 @@
  * connection answered in order, an idle timeout, and a cap on concurrent
  * connections so a flood of idle sockets cannot starve the process.
  */
-import type { Logger } from "../lib/log/log.ts";
-import { silentLogger } from "../lib/log/log.ts";
+import type { Logger } from "../../../lib/log/log.ts";
+import { silentLogger } from "../../../lib/log/log.ts";
 
 export interface DnsHandler {
   udp(msg: Uint8Array, ip: string): Uint8Array | null;

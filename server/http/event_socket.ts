@@ -4,8 +4,8 @@
  * disconnected rather than buffered without bound. Sockets are tracked per
  * service set so a shutdown can close them.
  */
-import type { EventBus } from "../lib/events/bus.ts";
-import type { Logger } from "../lib/log/log.ts";
+import type { EventBus } from "../../lib/events/bus.ts";
+import type { Logger } from "../../lib/log/log.ts";
 
 /** More than this many unsent bytes means the client cannot keep up. */
 const MAX_BUFFERED = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../tests/assert.ts";
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import { comparePatterns, governs, parseRouteFile } from "./route_pattern.ts";
 
 Deno.test("parseRouteFile() maps Fresh file names to URL patterns", () => {

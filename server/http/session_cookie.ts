@@ -1,7 +1,7 @@
 /** Setting and clearing the session cookie from a route. */
-import { SESSION_MAX_MS } from "../lib/auth/sessions.ts";
-import { ForbiddenError } from "../lib/errors.ts";
-import type { ClientMeta } from "../lib/auth/auth.ts";
+import { SESSION_MAX_MS } from "../../lib/auth/sessions.ts";
+import { ForbiddenError } from "../../lib/errors.ts";
+import type { ClientMeta } from "../../lib/auth/auth.ts";
 import { clearSessionCookie, isHttps, sessionCookie } from "./cookies.ts";
 import type { Context } from "./define.ts";
 

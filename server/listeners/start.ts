@@ -3,15 +3,15 @@
  * admin HTTP, attestation HTTP, DNS-API HTTP and DNS (UDP+TCP). Returns the
  * bound addresses and a graceful shutdown.
  */
-import type { ListenAddress } from "../lib/config/config.ts";
-import type { Services } from "../lib/services.ts";
-import type { Manifest } from "./define.ts";
-import { type AttestThreads, startAttestThreads } from "./attest_threads.ts";
-import { startDnsListener } from "./dns_listener.ts";
-import { DnsNotifier } from "./dns_notify.ts";
-import { closeEventStreams } from "./event_socket.ts";
-import { registerIslands } from "./render.ts";
-import { buildListenerApp, type RouteEntry } from "./router.ts";
+import type { ListenAddress } from "../../lib/config/config.ts";
+import type { Services } from "../../lib/services.ts";
+import type { Manifest } from "../http/define.ts";
+import { type AttestThreads, startAttestThreads } from "./attest/threads.ts";
+import { startDnsListener } from "./dns/listener.ts";
+import { DnsNotifier } from "./dns/notify.ts";
+import { closeEventStreams } from "../http/event_socket.ts";
+import { registerIslands } from "../http/render.ts";
+import { buildListenerApp, type RouteEntry } from "../http/router.ts";
 
 export interface RunningServer {
   addresses: { admin: string; attest: string; dnsApi: string; dns: string };

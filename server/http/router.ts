@@ -6,10 +6,10 @@
  */
 import { Hono } from "hono";
 import type { ComponentType } from "preact";
-import type { Logger } from "../lib/log/log.ts";
-import { roleAtLeast } from "../lib/auth/roles.ts";
-import { ForbiddenError, UnauthorizedError, ValidationError } from "../lib/errors.ts";
-import type { Services } from "../lib/services.ts";
+import type { Logger } from "../../lib/log/log.ts";
+import { roleAtLeast } from "../../lib/auth/roles.ts";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../../lib/errors.ts";
+import type { Services } from "../../lib/services.ts";
 import {
   type Context,
   type HandlerFn,
@@ -252,7 +252,7 @@ export function buildListenerApp(
     }
     const res = html
       ? errorPage(mapped.status, mapped.message, mapped.headers)
-      : errorJson(mapped.status, mapped.message, mapped.headers);
+      : errorJson(mapped.status, mapped.message, mapped.headers, mapped.body);
     return withHeaders(res, ctx.extraHeaders);
   };
 

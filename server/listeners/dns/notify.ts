@@ -4,10 +4,10 @@
  * for the SOA refresh. Retries a few times (RFC 1996 §3.6); changes that
  * arrive while a round for the same zone runs are folded into one more round.
  */
-import type { EventBus } from "../lib/events/bus.ts";
-import type { Logger } from "../lib/log/log.ts";
-import { silentLogger } from "../lib/log/log.ts";
-import { isNotifyReply, notifyMessage, type NotifyTarget } from "../lib/dns/notify.ts";
+import type { EventBus } from "../../../lib/events/bus.ts";
+import type { Logger } from "../../../lib/log/log.ts";
+import { silentLogger } from "../../../lib/log/log.ts";
+import { isNotifyReply, notifyMessage, type NotifyTarget } from "../../../lib/dns/notify.ts";
 
 export interface NotifierOptions {
   targets: NotifyTarget[];

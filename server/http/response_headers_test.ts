@@ -1,4 +1,4 @@
-import { assertEquals } from "../tests/assert.ts";
+import { assertEquals } from "../../tests/assert.ts";
 import { ResponseHeaders } from "./response_headers.ts";
 
 const BASE: [string, string][] = [
