@@ -6,6 +6,7 @@
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { migrations as allMigrations } from "./migrations/mod.ts";
+import type { Transactor } from "./transactor.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface Migration {
@@ -21,15 +22,18 @@ export type Params = SQLInputValue[];
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
 const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
 
-/** True when `err` is a UNIQUE or PRIMARY KEY violation. */
+/**
+ * True when `err` is a UNIQUE or PRIMARY KEY violation, by SQLite's extended
+ * result code (statements carry it; `exec()` errors do not, so repositories
+ * write through statements). Which constraint failed is not in the code:
+ * a repository that must name the field checks before it writes.
+ */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { errcode?: number })?.errcode;
-  if (code === SQLITE_CONSTRAINT_UNIQUE || code === SQLITE_CONSTRAINT_PRIMARYKEY) return true;
-  // `exec()` errors carry no errcode; fall back to SQLite's stable message.
-  return err instanceof Error && /^(UNIQUE|PRIMARY KEY) constraint failed/.test(err.message);
+  return code === SQLITE_CONSTRAINT_UNIQUE || code === SQLITE_CONSTRAINT_PRIMARYKEY;
 }
 
-export class Store {
+export class Store implements Transactor {
   readonly db: DatabaseSync;
   readonly path: string;
   #statements = new Map<string, StatementSync>();
