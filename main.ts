@@ -3,6 +3,7 @@
  * config → store → services → listeners; SIGINT/SIGTERM shut down gracefully.
  */
 import { helpText, parseConfig } from "./lib/config/config.ts";
+import { ATTEST_STORE_TUNING } from "./lib/attest/store_tuning.ts";
 import { ConfigError } from "./lib/errors.ts";
 import { createLogger } from "./lib/log/log.ts";
 import { createServices } from "./lib/services.ts";
@@ -31,7 +32,7 @@ async function main(): Promise<number> {
   let store: Store;
   try {
     await Deno.mkdir(`${config.dataDir}/backups`, { recursive: true, mode: 0o700 });
-    store = Store.open(dbPath);
+    store = Store.open(dbPath, { tuning: ATTEST_STORE_TUNING });
   } catch (err) {
     console.error(`palisade: cannot open the store at "${dbPath}": ${(err as Error).message}`);
     return 1;

@@ -82,7 +82,7 @@ const loadgen = await buildLoadgen();
 
 /** One round: every client sends one prepared heartbeat; each accepted one is committed to its client. */
 async function round(cs: AttestClient[]) {
-  const prepared = cs.map((c) => c.prepare());
+  const prepared = cs.map((c) => c.prepareHeartbeat());
   const requests = prepared.map((p) => postRequest(url.host, "/hb", JSON.stringify(p.request)));
   // Collect this process's garbage now (the task runs it with --expose-gc), not
   // on the cores the server is being measured on.
@@ -101,7 +101,7 @@ for (let r = 0; r < WARMUP_ROUNDS; r++) {
   const { accepted } = await round(warmup);
   if (accepted.includes(false)) throw new Error("a warm-up heartbeat was rejected");
 }
-const verifyRate = measureVerifyRate(clients[0].prepare());
+const verifyRate = measureVerifyRate(clients[0].prepareHeartbeat());
 
 let serverCpu = 0;
 let clientCpuMs = 0;

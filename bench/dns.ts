@@ -13,6 +13,7 @@ import { DnsService } from "../lib/dns/dns_service.ts";
 import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
 import { EventBus } from "../lib/events/bus.ts";
+import { ATTEST_STORE_TUNING } from "../lib/attest/store_tuning.ts";
 import { Store } from "../lib/store/store.ts";
 import { startDnsListener } from "../server/listeners/dns/listener.ts";
 import { startNsd } from "../tests/dns/nsd.ts";
@@ -88,7 +89,7 @@ async function dnsperf(port: number, file: string): Promise<{ qps: number; lost:
 }
 
 const dir = await Deno.makeTempDir({ prefix: "palisade-bench-dns-" });
-const store = Store.open(`${dir}/palisade.db`);
+const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
 const bus = new EventBus();
 const index = new DnsIndex(store);
 const service = new DnsService(store, new AuditLog(store, bus, systemClock), bus, systemClock, {

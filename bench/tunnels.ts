@@ -23,6 +23,7 @@ import { AuditLog } from "../lib/audit/audit.ts";
 import { systemClock } from "../lib/clock.ts";
 import { EventBus } from "../lib/events/bus.ts";
 import { NoneDriver } from "../lib/host/none_driver.ts";
+import { ATTEST_STORE_TUNING } from "../lib/attest/store_tuning.ts";
 import { Store } from "../lib/store/store.ts";
 import { createTunnels } from "../lib/tunnel/tunnels.ts";
 import { startServerProcess } from "./lib/server_process.ts";
@@ -140,7 +141,7 @@ async function benchApply() {
 
 /** A store in `dir` holding one interface with `n` peers, written without touching the host. */
 async function seedStore(dir: string, n: number): Promise<{ id: string; name: string }> {
-  const store = Store.open(`${dir}/palisade.db`);
+  const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   try {
     const tunnels = createTunnels({
       store,

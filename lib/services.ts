@@ -3,10 +3,11 @@
  * clock and one event bus. `main.ts` and the tests call `createServices`; the
  * routes reach the result through `ctx.state.services`.
  */
-import { AttestService, createAttestShared } from "./attest/attest.ts";
+import { AttestService } from "./attest/attest.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
-import { AttestSessionStore } from "./attest/session_store.ts";
+import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
+import { createAttestShared } from "./attest/shared.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { AuthService } from "./auth/auth.ts";
 import { JwtService } from "./auth/jwt.ts";
@@ -97,19 +98,20 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   }
   const core = opts.core ?? await loadCore();
   // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
-  const storedSessions = new AttestSessionStore(store);
+  const storedSessions = new SqliteAttestSessionRepo(store);
   const attestShared = createAttestShared(config.attest, 1 + config.attest.workers, {
     sessions: storedSessions.count(),
     maxChainLength: storedSessions.maxChainLength(),
   });
-  const attest = new AttestService(
-    store,
+  const attest = new AttestService({
+    sessions: storedSessions,
+    tx: store,
     core,
     clock,
-    config.attest,
-    log.child({ service: "attest" }),
-    attestShared,
-  );
+    options: config.attest,
+    log: log.child({ service: "attest" }),
+    shared: attestShared,
+  });
   const attestRates = new AttestRates(attest, events, clock);
   system.addProbe({
     name: "attestation",

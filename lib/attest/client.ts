@@ -17,7 +17,7 @@ import {
 } from "./canonical.ts";
 import type { Core } from "./core.ts";
 import { rawPublicKeyHex } from "./ed25519.ts";
-import type { Accepted, HeartbeatRequest, InitResponse } from "./attest.ts";
+import type { Accepted, HeartbeatRequest, InitResponse } from "./messages.ts";
 
 export interface HeartbeatOptions {
   events?: EntropyEvent[];
@@ -132,7 +132,7 @@ export class AttestClient {
   }
 
   /** Builds the next valid, signed heartbeat without changing any state. */
-  prepare(opts: HeartbeatOptions = {}): PreparedHeartbeat {
+  prepareHeartbeat(opts: HeartbeatOptions = {}): PreparedHeartbeat {
     if (!this.session) throw new Error("init() first");
     const preview = this.core.advanceGene(
       this.gene,
@@ -189,8 +189,8 @@ export class AttestClient {
     this.accepted++;
   }
 
-  /** prepare() and send() in one step. */
+  /** prepareHeartbeat() and send() in one step. */
   heartbeat(opts: HeartbeatOptions = {}): Promise<boolean> {
-    return this.send(this.prepare(opts));
+    return this.send(this.prepareHeartbeat(opts));
   }
 }

@@ -19,6 +19,19 @@ import {
 } from "../../wasm/glue.ts";
 
 export type { GeneAdvance, ProgramResult };
+// The core's protocol limits, for the modules that build programs and orders.
+export {
+  GENE_SIZE_MAX,
+  GENE_SIZE_MIN,
+  MUTATION_OP_BYTES,
+  MUTATION_OP_KINDS,
+  MUTATION_ORDER_HEADER_BYTES,
+  MUTATION_ORDER_MAX_OPS,
+  MUTATION_ORDER_MAX_ROUNDS,
+  MUTATION_ORDER_VERSION,
+  PROGRAM_MAX_OPS,
+  PROGRAM_MIN_OPS,
+} from "../../wasm/glue.ts";
 
 /** Where `deno task build` writes the module. */
 export const DEFAULT_ATTEST_WASM = new URL("../../wasm/build/attest.wasm", import.meta.url);

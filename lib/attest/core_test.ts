@@ -2,7 +2,7 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../../tests/a
 import { ensureWasm } from "../../scripts/build_wasm.ts";
 import { loadTestCore } from "../../tests/helpers/attest_core.ts";
 import { ValidationError } from "../errors.ts";
-import { toHex } from "../../wasm/glue.ts";
+import { toHex } from "../bytes.ts";
 import { isValidGeneSize, loadCore } from "./core.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";

@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject, verify } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { Buffer } from "node:buffer";
-import { writeHex } from "../../wasm/glue.ts";
+import { writeHex } from "../bytes.ts";
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow. */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");

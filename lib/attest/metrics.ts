@@ -2,7 +2,7 @@
  * Counters of the attestation service and their Prometheus text rendering.
  * Rejection reasons appear here, for operators; callers never see them.
  */
-import type { AttestStats } from "./session_store.ts";
+import type { AttestStats } from "./session_repo.ts";
 
 export const REJECT_REASONS = [
   "rate_limit",

@@ -11,8 +11,8 @@ import {
   MUTATION_ORDER_MAX_OPS,
   MUTATION_ORDER_MAX_ROUNDS,
   MUTATION_ORDER_VERSION,
-  toBase64,
-} from "../../wasm/glue.ts";
+} from "./core.ts";
+import { toBase64 } from "../bytes.ts";
 import { randomBelow, type RandomBytes } from "./program.ts";
 import { randomBytes } from "./random_pool.ts";
 

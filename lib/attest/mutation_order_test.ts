@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import { loadTestCore } from "../../tests/helpers/attest_core.ts";
-import { fromBase64, toBase64 } from "../../wasm/glue.ts";
+import { fromBase64, toBase64 } from "../bytes.ts";
 import {
   decodeMutationOrder,
   encodeMutationOrder,

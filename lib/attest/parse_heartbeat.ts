@@ -5,9 +5,9 @@
  * object on the hottest path of the attestation listener.
  */
 import { ValidationError } from "../errors.ts";
-import type { HeartbeatRequest } from "./attest.ts";
+import type { HeartbeatRequest } from "./messages.ts";
 import { MAX_EVENTS } from "./schema.ts";
-import { isHex } from "../../wasm/glue.ts";
+import { isHex } from "../bytes.ts";
 
 type Obj = Record<string, unknown>;
 

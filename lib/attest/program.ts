@@ -3,7 +3,8 @@
  * instruction (high nibble opcode, low nibble operand; docs/attestation.md,
  * "VM"), so a random program is random bytes of a random valid length.
  */
-import { PROGRAM_MAX_OPS, PROGRAM_MIN_OPS, toBase64 } from "../../wasm/glue.ts";
+import { PROGRAM_MAX_OPS, PROGRAM_MIN_OPS } from "./core.ts";
+import { toBase64 } from "../bytes.ts";
 
 /** Source of random bytes; crypto.getRandomValues by default, injectable for tests. */
 export type RandomBytes = (n: number) => Uint8Array;

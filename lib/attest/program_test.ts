@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../tests/assert.ts";
 import { loadTestCore } from "../../tests/helpers/attest_core.ts";
-import { fromBase64 } from "../../wasm/glue.ts";
+import { fromBase64 } from "../bytes.ts";
 import { randomBelow, randomProgram, randomProgramBytes } from "./program.ts";
 
 Deno.test("randomProgram() yields base64 programs of every length 8..16 that the core runs", async () => {

@@ -22,15 +22,10 @@
  * (a seqlock): odd while being written; a reader that finds it odd, or changed
  * after its copy, reads the table instead.
  */
-import {
-  GENE_SIZE_MAX,
-  GENE_SIZE_MIN,
-  toBase64,
-  toHex,
-  writeBase64,
-  writeHex,
-} from "../../wasm/glue.ts";
-import type { HeartbeatSnapshot } from "./session_store.ts";
+import { GENE_SIZE_MAX, GENE_SIZE_MIN } from "./core.ts";
+import { toBase64, toHex, writeBase64, writeHex } from "../bytes.ts";
+import type { RowHint } from "../store/row_hint.ts";
+import type { HeartbeatSnapshot } from "./session_repo.ts";
 
 /**
  * Slots a session may use. With two, the benchmark's 12,000 sessions in the
@@ -48,7 +43,7 @@ const ORDER_LEN = 4; // u32; 0 for an empty slot (never written, or forgotten)
 const STEP = 8; // f64
 const EXPIRES = 16; // f64
 const CHAIN = 24; // f64
-const ROWID = 32; // f64
+const HINT = 32; // f64
 const ID = 40; // 32 bytes
 const KEY = 72; // 32 bytes
 const HASH = 104; // 32 bytes
@@ -165,7 +160,7 @@ export class SharedSessionCache {
       gene_state: gene,
       chain_length: this.#f64[(at + CHAIN) >> 3],
       expires_at: this.#f64[(at + EXPIRES) >> 3],
-      rowid: this.#f64[(at + ROWID) >> 3],
+      hint: this.#f64[(at + HINT) >> 3] as RowHint,
     };
     // Unchanged sequence: no write overlapped the copy.
     return Atomics.load(this.#i32, (at + SEQ) >> 2) === seq ? snapshot : undefined;
@@ -196,7 +191,7 @@ export class SharedSessionCache {
       this.#f64[(at + STEP) >> 3] = s.pending_step;
       this.#f64[(at + EXPIRES) >> 3] = s.expires_at;
       this.#f64[(at + CHAIN) >> 3] = s.chain_length;
-      this.#f64[(at + ROWID) >> 3] = s.rowid;
+      this.#f64[(at + HINT) >> 3] = s.hint;
       u8.set(s.gene_state, at + GENE);
     }
     this.#i32[(at + ORDER_LEN) >> 2] = Math.max(orderLen, 0); // 0: empty

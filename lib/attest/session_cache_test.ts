@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { createSessionCacheTable, SharedSessionCache } from "./session_cache.ts";
-import type { HeartbeatSnapshot } from "./session_store.ts";
+import type { RowHint } from "../store/row_hint.ts";
+import type { HeartbeatSnapshot } from "./session_repo.ts";
 
 const GENE = 64;
 
@@ -17,7 +18,7 @@ function snapshot(id: string, step: number, fill = step): HeartbeatSnapshot {
     chain_length: step - 1,
     expires_at: 1_700_000_000_000 + step,
     // Varies with the step too, so that a torn read of it would show.
-    rowid: 1000 + step,
+    hint: (1000 + step) as RowHint,
   };
 }
 
@@ -122,7 +123,7 @@ Deno.test("session cache: a reader never sees a mix of two states while another 
           gene_state: new Uint8Array(${GENE}).fill(step),
           chain_length: step - 1,
           expires_at: 1_700_000_000_000 + step,
-          rowid: 1000 + step,
+          hint: 1000 + step,
         });
         if (i === 0) self.postMessage("writing");
       }

@@ -8,8 +8,8 @@ import { checkDrift, checkFingerprint, checkMouse } from "./checks.ts";
 import type { Core } from "./core.ts";
 import type { Ed25519Verifier } from "./ed25519.ts";
 import type { RejectReason } from "./metrics.ts";
-import type { HeartbeatRequest } from "./attest.ts";
-import type { HeartbeatSnapshot } from "./session_store.ts";
+import type { HeartbeatRequest } from "./messages.ts";
+import type { HeartbeatSnapshot } from "./session_repo.ts";
 
 /** The session fields the checks read. */
 export type SessionSnapshot = Omit<HeartbeatSnapshot, "chain_length" | "expires_at">;

@@ -1,8 +1,10 @@
 /**
- * The SQLite store: one `node:sqlite` connection per process, WAL mode,
- * foreign keys on, a busy timeout, versioned migrations applied on open, and
- * transactions with after-commit hooks so that events and audit fan-out only
- * happen for changes that really landed.
+ * The SQLite store: one `node:sqlite` connection per process (and per
+ * attestation thread), WAL mode, foreign keys on, a busy timeout, versioned
+ * migrations applied on open, and transactions with after-commit hooks so
+ * that events and audit fan-out only happen for changes that really landed.
+ * Page and WAL sizes are SQLite's own unless the opener passes a tuning (the
+ * attestation workload does: lib/attest/store_tuning.ts).
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { migrations as allMigrations } from "./migrations/mod.ts";
@@ -13,6 +15,24 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+}
+
+/** Page, cache and WAL settings for a workload that wants other than SQLite's defaults. */
+export interface StoreTuning {
+  /** Bytes per page; only takes effect when the file is created. */
+  pageSize?: number;
+  /** WAL pages after which a commit checkpoints (SQLite: 1000). */
+  walAutocheckpointPages?: number;
+  /** Bytes the WAL is truncated back to after a checkpoint. */
+  journalSizeLimitBytes?: number;
+  /** KiB of page cache per connection. */
+  cacheSizeKib?: number;
+}
+
+export interface StoreOptions {
+  /** The schema steps to apply (default: every migration of lib/store/migrations). */
+  migrations?: Migration[];
+  tuning?: StoreTuning;
 }
 
 export type Row = Record<string, unknown>;
@@ -40,7 +60,7 @@ export class Store implements Transactor {
   #depth = 0;
   #afterCommit: (() => void)[] = [];
 
-  private constructor(path: string) {
+  private constructor(path: string, tuning: StoreTuning) {
     this.path = path;
     this.db = new DatabaseSync(path);
     // The file holds WireGuard private keys, password hashes and the JWT secret:
@@ -48,30 +68,30 @@ export class Store implements Transactor {
     // so this comes before journal_mode creates them.
     if (path !== ":memory:") Deno.chmodSync(path, 0o600);
     this.db.exec("PRAGMA busy_timeout = 5000");
-    // Only takes effect on a new file. Every accepted heartbeat rewrites a
-    // ~750-byte session row, and each commit writes whole pages to the WAL: with
-    // 2 KiB pages a commit cost ~7.8 µs per heartbeat instead of ~10.6 µs with
-    // 4 KiB (1 KiB saved nothing more: the row fills most of such a page).
-    this.db.exec("PRAGMA page_size = 2048");
+    // Before journal_mode: the page size of a WAL database can no longer change.
+    if (tuning.pageSize) this.#pragma("page_size", tuning.pageSize);
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA synchronous = NORMAL");
     this.db.exec("PRAGMA foreign_keys = ON");
-    // Heartbeats rewrite rows all over the attestation table. Checkpointing
-    // every 10,000 WAL pages instead of SQLite's 1,000 copies a hot page back
-    // once per checkpoint rather than after almost every write of it (an
-    // UPDATE cost 24 µs instead of 15 in a 4,000-session test). The WAL is
-    // truncated back to 64 MiB after a checkpoint, and 32 MiB of page cache
-    // keeps the table in memory.
-    this.db.exec("PRAGMA wal_autocheckpoint = 10000");
-    this.db.exec("PRAGMA journal_size_limit = 67108864");
-    this.db.exec("PRAGMA cache_size = -32768");
+    if (tuning.walAutocheckpointPages) {
+      this.#pragma("wal_autocheckpoint", tuning.walAutocheckpointPages);
+    }
+    if (tuning.journalSizeLimitBytes) {
+      this.#pragma("journal_size_limit", tuning.journalSizeLimitBytes);
+    }
+    if (tuning.cacheSizeKib) this.#pragma("cache_size", -tuning.cacheSizeKib);
+  }
+
+  /** Sets a pragma to an integer (pragmas take no bound parameters; the value is ours). */
+  #pragma(name: string, value: number): void {
+    this.db.exec(`PRAGMA ${name} = ${Math.trunc(value)}`);
   }
 
   /** Opens (creating if needed) the database at `path` and migrates it. */
-  static open(path: string, migrations: Migration[] = allMigrations): Store {
-    const store = new Store(path);
+  static open(path: string, options: StoreOptions = {}): Store {
+    const store = new Store(path, options.tuning ?? {});
     try {
-      store.migrate(migrations);
+      store.migrate(options.migrations ?? allMigrations);
     } catch (err) {
       store.close();
       throw err;

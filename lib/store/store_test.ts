@@ -14,10 +14,12 @@ Deno.test("Store.open() on an existing file applies only newer migrations", asyn
   await using t = await tempStore();
   const path = t.store.path;
   t.store.close();
-  const again = Store.open(path, [
-    { version: 1, name: "already applied", sql: "THIS WOULD FAIL;" },
-    { version: 99, name: "new", sql: "CREATE TABLE later (x INTEGER);" },
-  ]);
+  const again = Store.open(path, {
+    migrations: [
+      { version: 1, name: "already applied", sql: "THIS WOULD FAIL;" },
+      { version: 99, name: "new", sql: "CREATE TABLE later (x INTEGER);" },
+    ],
+  });
   assertEquals(again.version, 99);
   again.run("INSERT INTO later (x) VALUES (?)", 1);
   again.close();
@@ -101,21 +103,5 @@ Deno.test("Store.open() makes the database and its WAL readable by the owner onl
   for (const suffix of ["", "-wal", "-shm"]) {
     const mode = Deno.statSync(`${t.store.path}${suffix}`).mode! & 0o777;
     assertEquals(mode.toString(8), "600", `palisade.db${suffix}`);
-  }
-});
-
-Deno.test("a new store file has 2 KiB pages; an existing file keeps its own", async () => {
-  await using t = await tempStore();
-  assertEquals(t.store.get<{ page_size: number }>("PRAGMA page_size")?.page_size, 2048);
-  const path = `${t.store.path}.old`;
-  const { DatabaseSync } = await import("node:sqlite");
-  const old = new DatabaseSync(path);
-  old.exec("PRAGMA page_size = 4096; CREATE TABLE x (a)");
-  old.close();
-  const reopened = Store.open(path);
-  try {
-    assertEquals(reopened.get<{ page_size: number }>("PRAGMA page_size")?.page_size, 4096);
-  } finally {
-    reopened.close();
   }
 });

@@ -45,7 +45,7 @@ Deno.test("/metrics is Prometheus text: HELP and TYPE for each metric, gauges ma
   rig.clock.advance(2100);
   assert(await client.heartbeat());
   rig.clock.advance(2100);
-  const bad = client.prepare().request;
+  const bad = client.prepareHeartbeat().request;
   bad.gene_commitment = "00".repeat(32);
   client.sign(bad);
   await fetch(`${rig.t.attest}/hb`, {

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../assert.ts";
-import type { HeartbeatRequest } from "../../lib/attest/attest.ts";
+import type { HeartbeatRequest } from "../../lib/attest/messages.ts";
+import type { RowHint } from "../../lib/store/row_hint.ts";
 import type { AttestClient } from "../../lib/attest/client.ts";
 import { SharedSessionCache } from "../../lib/attest/session_cache.ts";
 import { type AttestRig, startAttestRig } from "../helpers/attest_server.ts";
@@ -43,7 +44,7 @@ async function rejectsOnly(
   const before = rig.row(sid);
   const counter = await rig.rejected(reason);
   rig.clock.advance(GAP_MS);
-  const prepared = client.prepare();
+  const prepared = client.prepareHeartbeat();
   const req = tamper(prepared.request, client) ?? prepared.request;
   if (opts.resign !== false) client.sign(req);
   const res = await postHb(rig, req);
@@ -116,7 +117,7 @@ Deno.test("a heartbeat whose commit finds another thread writing is accepted onc
 Deno.test("every rejection has the same bare body and the same headers", async () => {
   await using rig = await startAttestRig();
   const client = await rig.client();
-  const bad = client.prepare().request;
+  const bad = client.prepareHeartbeat().request;
   const a = await postHb(rig, { ...bad, signature: "0".repeat(128) });
   const b = await postHb(rig, { ...bad, session_id: "f".repeat(64) });
   assertEquals(a.text, '{"status":"ok"}');
@@ -132,9 +133,9 @@ Deno.test("check 1: a sixth request within 10 s for a session is rejected, befor
   const counter = await rig.rejected("rate_limit");
   // Five requests that fail later checks still count towards the limit.
   for (let i = 0; i < 5; i++) {
-    await postHb(rig, { ...client.prepare().request, signature: "0".repeat(128) });
+    await postHb(rig, { ...client.prepareHeartbeat().request, signature: "0".repeat(128) });
   }
-  const valid = await postHb(rig, client.prepare().request);
+  const valid = await postHb(rig, client.prepareHeartbeat().request);
   assertEquals(valid.text, '{"status":"ok"}');
   assertEquals(await rig.rejected("rate_limit"), counter + 1);
   assertEquals(rig.row(sid), before);
@@ -158,7 +159,7 @@ Deno.test("check 3: an expired session rejects every later heartbeat", async () 
   const before = rig.row(sid)!;
   rig.clock.set((before.expires_at as number) + 1);
   const counter = await rig.rejected("expired");
-  const res = await postHb(rig, client.prepare().request);
+  const res = await postHb(rig, client.prepareHeartbeat().request);
   assertEquals(res.text, '{"status":"ok"}');
   assertEquals(await rig.rejected("expired"), counter + 1);
   assertEquals(rig.row(sid), before);
@@ -205,7 +206,7 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   const before = rig.row(sid);
   const counter = await rig.rejected("mutation");
   rig.clock.advance(GAP_MS);
-  const res = await postHb(rig, client.prepare().request);
+  const res = await postHb(rig, client.prepareHeartbeat().request);
   assertEquals(res.text, '{"status":"ok"}');
   assertEquals(await rig.rejected("mutation"), counter + 1);
   assertEquals(rig.row(sid), before);
@@ -328,7 +329,7 @@ Deno.test("50 concurrent heartbeats with the same prev_hash: exactly one is acce
   await using rig = await startAttestRig();
   const client = await rig.client();
   rig.clock.advance(GAP_MS);
-  const prepared = client.prepare();
+  const prepared = client.prepareHeartbeat();
   const results = await Promise.all(
     Array.from({ length: 50 }, () => postHb(rig, prepared.request)),
   );
@@ -340,7 +341,7 @@ Deno.test("50 concurrent heartbeats with the same prev_hash: exactly one is acce
 Deno.test("a body that is not JSON or lacks a field is refused with 400, never 500", async () => {
   await using rig = await startAttestRig();
   const client = await rig.client();
-  const valid = client.prepare().request;
+  const valid = client.prepareHeartbeat().request;
   const { signature: _omit, ...noSignature } = valid;
   const cases: [string, string][] = [
     ["not json", "{not json"],
@@ -385,7 +386,7 @@ Deno.test({
     };
     const client = await rig.client();
     for (let i = 1; i <= 4; i++) {
-      const p = client.prepare();
+      const p = client.prepareHeartbeat();
       const body = await post(p.request);
       assert(client.isAccepted(body), `heartbeat ${i}`);
       client.commit(p, body);
@@ -394,7 +395,7 @@ Deno.test({
     assertEquals(Number(/attest_heartbeats_accepted_total (\d+)/.exec(await rig.metrics())![1]), 4);
 
     // Six heartbeats for one unknown session over fresh connections: the sixth meets the limit.
-    const unknown = { ...client.prepare().request, session_id: "7e".repeat(32) };
+    const unknown = { ...client.prepareHeartbeat().request, session_id: "7e".repeat(32) };
     const limitedBefore = await rig.rejected("rate_limit");
     const unknownBefore = await rig.rejected("unknown_session");
     for (let i = 0; i < 6; i++) await post(unknown);
@@ -402,7 +403,7 @@ Deno.test({
     assertEquals(await rig.rejected("rate_limit"), limitedBefore + 1);
 
     const racer = await rig.client();
-    const same = racer.prepare().request;
+    const same = racer.prepareHeartbeat().request;
     const results = await Promise.all(Array.from({ length: 5 }, () => post(same)));
     assertEquals(results.filter((r) => r.next_salt !== undefined).length, 1);
     assertEquals(rig.row(racer.session!.session_id)!.chain_length, 1);
@@ -413,7 +414,7 @@ Deno.test({
     while (threads.size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assertEquals(threads.size, 2, "the crashed thread was replaced");
     const after = await rig.client();
-    const p = after.prepare();
+    const p = after.prepareHeartbeat();
     assert(after.isAccepted(await post(p.request)), "served after the restart");
   },
 });
@@ -449,7 +450,7 @@ Deno.test("a heartbeat failing several checks is counted under the first one in 
   for (const [reason, tamper] of cases) {
     const client = await rig.client();
     rig.clock.advance(GAP_MS);
-    const req = client.prepare().request;
+    const req = client.prepareHeartbeat().request;
     tamper(req);
     if (req.signature !== "00".repeat(64)) client.sign(req);
     const before = await rig.rejected(reason);
@@ -459,7 +460,7 @@ Deno.test("a heartbeat failing several checks is counted under the first one in 
   // Expired and badly signed: expiry comes first.
   const late = await rig.client();
   rig.clock.advance(30 * 60_000 + 1);
-  const expired = late.prepare().request;
+  const expired = late.prepareHeartbeat().request;
   expired.signature = "00".repeat(64);
   const before = await rig.rejected("expired");
   await postHb(rig, expired);
@@ -469,7 +470,7 @@ Deno.test("a heartbeat failing several checks is counted under the first one in 
 Deno.test("the rate limit applies before the lookup: a flood for an unknown session is counted as rate_limit", async () => {
   await using rig = await startAttestRig();
   const client = await rig.client();
-  const req = { ...client.prepare().request, session_id: "9f".repeat(32) };
+  const req = { ...client.prepareHeartbeat().request, session_id: "9f".repeat(32) };
   const unknown = await rig.rejected("unknown_session");
   const limited = await rig.rejected("rate_limit");
   for (let i = 0; i < 7; i++) await postHb(rig, req);
@@ -483,7 +484,7 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
   const sid = client.session!.session_id;
   const initial = rig.row(sid)!;
   rig.clock.advance(GAP_MS);
-  const first = client.prepare();
+  const first = client.prepareHeartbeat();
   assert(await client.send(first));
   // Put the session's initial state back into the cache, as if the acceptance had not reached it.
   const cache = new SharedSessionCache(rig.t.services.attest.shared.sessionCache!);
@@ -497,7 +498,7 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
     gene_state: initial.gene_state as Uint8Array,
     chain_length: initial.chain_length as number,
     expires_at: initial.expires_at as number,
-    rowid: rig.t.services.store.get<{ rowid: number }>(
+    hint: rig.t.services.store.get<{ rowid: RowHint }>(
       "SELECT rowid FROM attest_sessions WHERE session_id = ?",
       sid,
     )!.rowid,

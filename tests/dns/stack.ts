@@ -9,6 +9,7 @@ import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
+import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
 import { freeDualPort } from "../helpers/ports.ts";
@@ -28,7 +29,7 @@ export async function startDnsStack(
   opts: { axfrAllow?: string[]; nameservers?: string[]; tcpIdleMs?: number } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
-  const store = Store.open(`${dir}/palisade.db`);
+  const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
   const index = new DnsIndex(store);
   index.load();

@@ -1,9 +1,11 @@
-import { Store } from "../../lib/store/store.ts";
+import { Store, type StoreTuning } from "../../lib/store/store.ts";
 
 /** A fresh migrated store in its own temporary directory, removed on dispose. */
-export async function tempStore(): Promise<{ store: Store; dir: string } & AsyncDisposable> {
+export async function tempStore(
+  tuning?: StoreTuning,
+): Promise<{ store: Store; dir: string } & AsyncDisposable> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-store-" });
-  const store = Store.open(`${dir}/palisade.db`);
+  const store = Store.open(`${dir}/palisade.db`, { tuning });
   return {
     store,
     dir,

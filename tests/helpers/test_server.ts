@@ -7,6 +7,7 @@ import type { Clock } from "../../lib/clock.ts";
 import { type Config, parseConfig } from "../../lib/config/config.ts";
 import { createLogger, type Logger, silentLogger } from "../../lib/log/log.ts";
 import { createServices, type Services } from "../../lib/services.ts";
+import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type RunningServer, startServer } from "../../server/listeners/start.ts";
 
@@ -58,7 +59,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...opts.env,
   });
   opts.configure?.(config);
-  const store = Store.open(`${dir}/palisade.db`);
+  const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const log = opts.log ??
     (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
   const services = await createServices({ config, store, log, clock: opts.clock });

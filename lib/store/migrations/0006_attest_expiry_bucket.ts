@@ -7,7 +7,7 @@ import type { Migration } from "../store.ts";
  * group commit cost ~13.5 µs per heartbeat with that index and ~9 µs
  * without, in a 4,000-session test). A session's bucket changes about once in
  * ten minutes, and only then is its index entry rewritten
- * (lib/attest/session_store.ts keeps `expires_bucket` = floor(expires_at / 600,000)).
+ * (lib/attest/session_repo.ts keeps `expires_bucket` = floor(expires_at / 600,000)).
  */
 export const attestExpiryBucket: Migration = {
   version: 6,

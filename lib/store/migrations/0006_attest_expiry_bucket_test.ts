@@ -6,7 +6,7 @@ Deno.test("migration 6 gives the sessions of an older file their expiry buckets 
   const dir = await Deno.makeTempDir({ prefix: "palisade-migration-" });
   try {
     const path = `${dir}/palisade.db`;
-    const old = Store.open(path, migrations.filter((m) => m.version < 6));
+    const old = Store.open(path, { migrations: migrations.filter((m) => m.version < 6) });
     for (
       const [id, expires] of [["01", 599_999], ["02", 600_000], ["03", 1_800_000_123]] as const
     ) {

@@ -7,7 +7,10 @@
  * kernel spreads connections over the threads. A heartbeat is served start to
  * finish on the thread that received it: no hop to another thread.
  */
-import { AttestService, type AttestShared } from "../../../lib/attest/attest.ts";
+import { AttestService } from "../../../lib/attest/attest.ts";
+import { SqliteAttestSessionRepo } from "../../../lib/attest/session_repo.ts";
+import type { AttestShared } from "../../../lib/attest/shared.ts";
+import { ATTEST_STORE_TUNING } from "../../../lib/attest/store_tuning.ts";
 import { loadCore } from "../../../lib/attest/core.ts";
 import { systemClock } from "../../../lib/clock.ts";
 import type { Config } from "../../../lib/config/config.ts";
@@ -38,17 +41,18 @@ let running: { shutdown(): Promise<void>; close(): void } | null = null;
 async function start(msg: AttestThreadStart): Promise<number> {
   const { config } = msg;
   const log = createLogger(config.logLevel).child({ thread: `attest-${msg.row}` });
-  const store = Store.open(msg.dbPath);
+  const store = Store.open(msg.dbPath, { tuning: ATTEST_STORE_TUNING });
   try {
-    const attest = new AttestService(
-      store,
-      await loadCore(),
-      systemClock,
-      config.attest,
-      log.child({ service: "attest" }),
-      msg.shared,
-      msg.row,
-    );
+    const attest = new AttestService({
+      sessions: new SqliteAttestSessionRepo(store),
+      tx: store,
+      core: await loadCore(),
+      clock: systemClock,
+      options: config.attest,
+      log: log.child({ service: "attest" }),
+      shared: msg.shared,
+      row: msg.row,
+    });
     // The attestation routes use only these services (config, log and attest).
     const services = { config, log, attest } as unknown as Services;
     const app = buildListenerApp({

@@ -7,7 +7,7 @@
  * is replaced on the same port; its connections are dropped and the clients'
  * next requests go to the live threads.
  */
-import type { AttestShared } from "../../../lib/attest/attest.ts";
+import type { AttestShared } from "../../../lib/attest/shared.ts";
 import type { Config } from "../../../lib/config/config.ts";
 import type { Logger } from "../../../lib/log/log.ts";
 import type { AttestThreadReply, AttestThreadStart } from "./thread.ts";

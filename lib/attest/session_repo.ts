@@ -1,8 +1,9 @@
 /**
- * Attestation sessions in SQLite. Acceptance of a heartbeat is one
+ * Attestation sessions in the store. Acceptance of a heartbeat is one
  * compare-and-set on (session_id, last_hash, pending_step): of two heartbeats
  * racing with the same prev_hash, only the first UPDATE matches.
  */
+import type { RowHint } from "../store/row_hint.ts";
 import type { Store } from "../store/store.ts";
 
 /**
@@ -45,14 +46,14 @@ export type HeartbeatSnapshot =
     | "expires_at"
   >
   & {
-    /** The session's SQLite rowid: where its heartbeat's UPDATE finds the row without the id index. */
-    rowid: number;
+    /** Where the session's row is (opaque): its heartbeat's write finds it without the id index. */
+    hint: RowHint;
   };
 
 export interface Advance {
   session_id: string;
-  /** The rowid the session had when it was read (a hint: the id decides). */
-  rowid: number;
+  /** The session's hint when it was read (the id decides). */
+  hint: RowHint;
   /** The state the heartbeat was checked against. */
   expectHash: string;
   expectStep: number;
@@ -78,11 +79,33 @@ export const ADVANCE_BY_ROWID =
      gene_state = ?, chain_length = chain_length + 1, expires_at = ?, last_heartbeat_at = ?
    WHERE rowid = ? AND session_id = ? AND last_hash = ? AND pending_step = ? AND expires_bucket = ?`;
 
-export class AttestSessionStore {
+/** The attestation sessions table: what the service reads and writes. */
+export interface AttestSessionRepo {
+  /** Inserts a new session; returns its hint. */
+  create(s: AttestSession): RowHint;
+  /** The session, or undefined. */
+  get(sessionId: string): AttestSession | undefined;
+  /** What a heartbeat is checked against (a read per heartbeat the cache misses). */
+  snapshot(sessionId: string): HeartbeatSnapshot | undefined;
+  /** Applies an accepted heartbeat; false when the session moved on meanwhile (or is gone). */
+  advance(a: Advance): boolean;
+  /** Sessions expired at `now` but not yet purged. */
+  expiredCount(now: number): number;
+  /** The highest chain length stored (a scan). */
+  maxChainLength(): number;
+  /** The highest chain length among sessions that expired before `cutoff`. */
+  maxChainLengthExpired(cutoff: number): number;
+  /** Stored sessions (a scan). */
+  count(): number;
+  /** Deletes sessions that expired before `cutoff`; returns their ids. */
+  purge(cutoff: number): string[];
+}
+
+export class SqliteAttestSessionRepo implements AttestSessionRepo {
   constructor(private readonly store: Store) {}
 
-  /** Inserts a new session; returns its rowid. */
-  create(s: AttestSession): number {
+  /** Inserts a new session; its hint is its rowid. */
+  create(s: AttestSession): RowHint {
     return this.store.run(
       `INSERT INTO attest_sessions (session_id, public_key, salt, last_hash, pending_step, pending_order,
          gene_state, chain_length, program, created_at, expires_at, expires_bucket)
@@ -99,7 +122,7 @@ export class AttestSessionStore {
       s.created_at,
       s.expires_at,
       expiryBucket(s.expires_at),
-    ).lastInsertRowid;
+    ).lastInsertRowid as RowHint;
   }
 
   /** The session, or undefined. */
@@ -113,7 +136,7 @@ export class AttestSessionStore {
   /** What a heartbeat is checked against: only the columns the checks read (a read per heartbeat). */
   snapshot(sessionId: string): HeartbeatSnapshot | undefined {
     return this.store.get<HeartbeatSnapshot>(
-      `SELECT rowid, session_id, public_key, salt, last_hash, pending_step, pending_order, gene_state,
+      `SELECT rowid AS hint, session_id, public_key, salt, last_hash, pending_step, pending_order, gene_state,
          chain_length, expires_at
        FROM attest_sessions WHERE session_id = ?`,
       sessionId,
@@ -150,7 +173,7 @@ export class AttestSessionStore {
         a.nextGene,
         a.expiresAt,
         a.now,
-        a.rowid,
+        a.hint,
         a.session_id,
         a.expectHash,
         a.expectStep,

@@ -1,7 +1,8 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { Store } from "../store/store.ts";
-import { ADVANCE_BY_ROWID, AttestSessionStore, EXPIRY_BUCKET_MS } from "./session_store.ts";
+import type { RowHint } from "../store/row_hint.ts";
+import { ADVANCE_BY_ROWID, EXPIRY_BUCKET_MS, SqliteAttestSessionRepo } from "./session_repo.ts";
 
 const session = {
   session_id: "aa".repeat(32),
@@ -17,17 +18,17 @@ const session = {
   expires_at: 1_000_000,
 };
 
-Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers with the same head, one wins", async () => {
+Deno.test("SqliteAttestSessionRepo.advance() is a compare-and-set: of two writers with the same head, one wins", async () => {
   await using t = await tempStore();
   // Two connections to one file stand for two processes racing.
   const other = Store.open(t.store.path);
   try {
-    const a = new AttestSessionStore(t.store);
-    const b = new AttestSessionStore(other);
-    const rowid = a.create(session);
+    const a = new SqliteAttestSessionRepo(t.store);
+    const b = new SqliteAttestSessionRepo(other);
+    const hint = a.create(session);
     const move = (nextHash: string) => ({
       session_id: session.session_id,
-      rowid,
+      hint,
       expectHash: session.last_hash,
       expectStep: 1,
       expectExpiresAt: session.expires_at,
@@ -49,9 +50,9 @@ Deno.test("AttestSessionStore.advance() is a compare-and-set: of two writers wit
   }
 });
 
-Deno.test("AttestSessionStore reads the highest chain length of all sessions and of those a purge would remove", async () => {
+Deno.test("SqliteAttestSessionRepo reads the highest chain length of all sessions and of those a purge would remove", async () => {
   await using t = await tempStore();
-  const s = new AttestSessionStore(t.store);
+  const s = new SqliteAttestSessionRepo(t.store);
   assertEquals(s.maxChainLength(), 0, "no sessions");
   s.create({ ...session, session_id: "01".repeat(32), chain_length: 7, expires_at: 100 });
   s.create({ ...session, session_id: "02".repeat(32), chain_length: 3, expires_at: 50 });
@@ -62,9 +63,9 @@ Deno.test("AttestSessionStore reads the highest chain length of all sessions and
   assertEquals(s.maxChainLengthExpired(10), 0, "none expired");
 });
 
-Deno.test("AttestSessionStore counts and purges expired sessions exactly, whatever their expiry bucket", async () => {
+Deno.test("SqliteAttestSessionRepo counts and purges expired sessions exactly, whatever their expiry bucket", async () => {
   await using t = await tempStore();
-  const s = new AttestSessionStore(t.store);
+  const s = new SqliteAttestSessionRepo(t.store);
   const B = EXPIRY_BUCKET_MS;
   const now = 10 * B + B / 2; // halfway through a bucket
   const expiries = {
@@ -86,11 +87,11 @@ Deno.test("AttestSessionStore counts and purges expired sessions exactly, whatev
   assertEquals(s.expiredCount(now), 0);
 });
 
-Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expires_at, and mends a bucket that is off", async () => {
+Deno.test("SqliteAttestSessionRepo.advance() keeps expires_bucket in step with expires_at, and mends a bucket that is off", async () => {
   await using t = await tempStore();
-  const s = new AttestSessionStore(t.store);
+  const s = new SqliteAttestSessionRepo(t.store);
   const B = EXPIRY_BUCKET_MS;
-  const rowid = s.create({ ...session, expires_at: 5 * B + 10 });
+  const hint = s.create({ ...session, expires_at: 5 * B + 10 });
   const bucketOf = () => ({
     ...t.store.get<{ b: number; e: number }>(
       "SELECT expires_bucket AS b, expires_at AS e FROM attest_sessions WHERE session_id = ?",
@@ -105,7 +106,7 @@ Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expire
     const nextHash = String(step).padStart(2, "0").repeat(32);
     const ok = s.advance({
       session_id: session.session_id,
-      rowid,
+      hint,
       expectHash: head,
       expectStep: step,
       expectExpiresAt: expires,
@@ -134,25 +135,25 @@ Deno.test("AttestSessionStore.advance() keeps expires_bucket in step with expire
   assertEquals(bucketOf(), { b: 6, e: 6 * B + 2 });
 });
 
-Deno.test("AttestSessionStore.advance() finds the row by its rowid, and by its id when the rowid is stale", async () => {
+Deno.test("SqliteAttestSessionRepo.advance() finds the row by its hint (the rowid), and by its id when the hint is stale", async () => {
   await using t = await tempStore();
-  const s = new AttestSessionStore(t.store);
+  const s = new SqliteAttestSessionRepo(t.store);
   // Two sessions in the same state but for their ids.
   const a = { ...session, session_id: "0a".repeat(32) };
   const b = { ...session, session_id: "0b".repeat(32) };
   const rowA = s.create(a);
   const rowB = s.create(b);
-  assertEquals(rowB, rowA + 1);
+  assertEquals(rowB, rowA + 1, "the hint is the rowid");
   // The usual statement is a rowid lookup, not a search of the id index.
   const plan = t.store.all<{ detail: string }>(
     `EXPLAIN QUERY PLAN ${ADVANCE_BY_ROWID}`,
     ...Array(11).fill(null),
   ).map((r) => r.detail).join("; ");
   assertEquals(/USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(plan), true, plan);
-  const advance = (rowid: number, nextHash: string) =>
+  const advance = (hint: RowHint, nextHash: string) =>
     s.advance({
       session_id: a.session_id,
-      rowid,
+      hint,
       expectHash: a.last_hash,
       expectStep: 1,
       expectExpiresAt: a.expires_at,
