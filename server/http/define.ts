@@ -11,7 +11,7 @@ import type { Role } from "../../lib/auth/roles.ts";
 import type { Authenticated } from "../../lib/auth/auth.ts";
 import type { Services } from "../../lib/services.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
-import type { RouteEntry } from "./router.ts";
+import type { RouteEntry } from "./route_table.ts";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = typeof METHODS[number];

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { VERSION } from "../../lib/version.ts";
 import { defineHandlers, defineMeta, METHODS } from "./define.ts";
-import type { RouteEntry } from "./router.ts";
+import type { RouteEntry } from "./route_table.ts";
 
 export type SecurityStyle = "session-or-token" | "jwt" | "none";
 

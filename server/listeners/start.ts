@@ -12,6 +12,7 @@ import { DnsNotifier } from "./dns/notify.ts";
 import { closeEventStreams } from "../http/event_socket.ts";
 import { registerIslands } from "../http/render.ts";
 import { buildListenerApp, type RouteEntry } from "../http/router.ts";
+import { buildAttestApp } from "./attest/app.ts";
 
 export interface RunningServer {
   addresses: { admin: string; attest: string; dnsApi: string; dns: string };
@@ -46,7 +47,7 @@ export async function startServer(services: Services, manifest: Manifest): Promi
   const listener = (name: string, htmlPaths?: (p: string) => boolean) =>
     buildListenerApp({ name, files: manifest.listeners[name] ?? {}, services, htmlPaths });
   const admin = listener("admin", (p) => !p.startsWith("/api/"));
-  const attest = listener("attest");
+  const attest = buildAttestApp(services);
   const dnsApi = listener("dns_api");
 
   const started: { shutdown(): Promise<void> }[] = [];

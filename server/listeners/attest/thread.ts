@@ -17,8 +17,7 @@ import type { Config } from "../../../lib/config/config.ts";
 import { createLogger } from "../../../lib/log/log.ts";
 import type { Services } from "../../../lib/services.ts";
 import { Store } from "../../../lib/store/store.ts";
-import { buildListenerApp } from "../../http/router.ts";
-import { routes } from "../../../routes/attest.gen.ts";
+import { buildAttestApp } from "./app.ts";
 
 /** The first message a thread receives. */
 export interface AttestThreadStart {
@@ -55,11 +54,7 @@ async function start(msg: AttestThreadStart): Promise<number> {
     });
     // The attestation routes use only these services (config, log and attest).
     const services = { config, log, attest } as unknown as Services;
-    const app = buildListenerApp({
-      name: "attest",
-      files: routes,
-      services,
-    });
+    const app = buildAttestApp(services);
     const server = Deno.serve({
       hostname: config.attestListen.hostname,
       port: msg.port,
