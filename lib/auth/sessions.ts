@@ -5,10 +5,9 @@
  * side channel yields a usable cookie.
  */
 import type { Clock } from "../clock.ts";
-import type { Store } from "../store/store.ts";
 import { randomToken, safeEqual, sha256Hex } from "./secret.ts";
+import type { SessionRepo } from "./session_repo.ts";
 import type { AuthUser } from "./user.ts";
-import type { Role } from "./roles.ts";
 
 /** A session ends after 12 hours without use, and after 7 days in any case. */
 export const SESSION_IDLE_MS = 12 * 3600_000;
@@ -22,20 +21,8 @@ export interface ResolvedSession {
   expiresAt: number;
 }
 
-interface SessionRow {
-  id: string;
-  secret_hash: string;
-  created_at: number;
-  expires_at: number;
-  last_seen: number;
-  user_id: string;
-  username: string;
-  email: string;
-  role: Role;
-}
-
 export class SessionService {
-  constructor(private readonly store: Store, private readonly clock: Clock) {}
+  constructor(private readonly repo: SessionRepo, private readonly clock: Clock) {}
 
   /** Starts a session; returns the cookie value (shown only here). */
   create(
@@ -46,17 +33,15 @@ export class SessionService {
     const secret = randomToken(32);
     const now = this.clock.now();
     const expiresAt = now + SESSION_IDLE_MS;
-    this.store.run(
-      "INSERT INTO sessions (id, secret_hash, user_id, created_at, expires_at, last_seen, address, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    this.repo.insert({
       id,
-      sha256Hex(secret),
+      secretHash: sha256Hex(secret),
       userId,
-      now,
+      createdAt: now,
       expiresAt,
-      now,
-      meta.address,
-      meta.userAgent.slice(0, 200),
-    );
+      address: meta.address,
+      userAgent: meta.userAgent.slice(0, 200),
+    });
     return { cookie: `${id}.${secret}`, id, expiresAt };
   }
 
@@ -69,45 +54,33 @@ export class SessionService {
     if (!cookie) return null;
     const m = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{20,64})$/.exec(cookie);
     if (!m) return null;
-    const row = this.store.get<SessionRow>(
-      `SELECT s.*, u.username, u.email, u.role FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?`,
-      m[1],
-    );
-    if (!row || !safeEqual(sha256Hex(m[2]), row.secret_hash)) return null;
+    const s = this.repo.withUser(m[1]);
+    if (!s || !safeEqual(sha256Hex(m[2]), s.secretHash)) return null;
     const now = this.clock.now();
-    if (now >= row.expires_at) {
-      this.store.run("DELETE FROM sessions WHERE id = ?", row.id);
+    if (now >= s.expiresAt) {
+      this.repo.delete(s.id);
       return null;
     }
-    let expiresAt = row.expires_at;
-    if (touch && now - row.last_seen >= TOUCH_EVERY_MS) {
-      expiresAt = Math.min(now + SESSION_IDLE_MS, row.created_at + SESSION_MAX_MS);
-      this.store.run(
-        "UPDATE sessions SET last_seen = ?, expires_at = ? WHERE id = ?",
-        now,
-        expiresAt,
-        row.id,
-      );
+    let expiresAt = s.expiresAt;
+    if (touch && now - s.lastSeen >= TOUCH_EVERY_MS) {
+      expiresAt = Math.min(now + SESSION_IDLE_MS, s.createdAt + SESSION_MAX_MS);
+      this.repo.slide(s.id, now, expiresAt);
     }
-    return {
-      id: row.id,
-      user: { id: row.user_id, username: row.username, email: row.email, role: row.role },
-      expiresAt,
-    };
+    return { id: s.id, user: s.user, expiresAt };
   }
 
   /** Ends one session. */
   end(id: string): void {
-    this.store.run("DELETE FROM sessions WHERE id = ?", id);
+    this.repo.delete(id);
   }
 
   /** Ends every session of a user; returns how many. */
   endAllForUser(userId: string): number {
-    return this.store.run("DELETE FROM sessions WHERE user_id = ?", userId).changes;
+    return this.repo.deleteForUser(userId);
   }
 
   /** Drops expired rows; run by the housekeeping timer. */
   purgeExpired(): number {
-    return this.store.run("DELETE FROM sessions WHERE expires_at <= ?", this.clock.now()).changes;
+    return this.repo.deleteExpired(this.clock.now());
   }
 }

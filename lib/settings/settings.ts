@@ -8,7 +8,8 @@ import { type Clock, isoTime } from "../clock.ts";
 import { UnprocessableError, ValidationError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { hostKind } from "../net/host.ts";
-import type { Store } from "../store/store.ts";
+import type { Transactor } from "../store/transactor.ts";
+import type { SettingsRepo } from "./settings_repo.ts";
 
 export const MASK = "********";
 
@@ -21,15 +22,19 @@ interface KeySpec {
 /** Validates the public host clients dial: a name or an address, never with a port. */
 export function normalizeServerHost(value: string): string {
   const v = value.trim();
-  if (!v) throw new UnprocessableError(`Setting "wireguard.server_host" must not be empty`);
+  if (!v) {
+    throw new UnprocessableError(`Setting "wireguard.server_host" must not be empty`, "value");
+  }
   if (hostKind(v)) return v.toLowerCase();
   if (/^\[[0-9A-Fa-f:.]+\]:\d+$/.test(v) || /^[^:]+:\d+$/.test(v)) {
     throw new UnprocessableError(
       `Setting "wireguard.server_host" must not embed a port ("${v}"); set "wireguard.server_port" instead`,
+      "value",
     );
   }
   throw new UnprocessableError(
     `Setting "wireguard.server_host" is not a valid host name or address: "${v}"`,
+    "value",
   );
 }
 
@@ -40,6 +45,7 @@ export function normalizeServerPort(value: string): string {
   if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > 65535) {
     throw new UnprocessableError(
       `Setting "wireguard.server_port" must be an integer from 1 to 65535, got "${v}"`,
+      "value",
     );
   }
   return String(n);
@@ -50,6 +56,7 @@ function normalizeBool(value: string): string {
   if (v === "true" || v === "false") return v;
   throw new UnprocessableError(
     `Setting "wireguard.server_endpoint_enabled" must be true or false, got "${value}"`,
+    "value",
   );
 }
 
@@ -90,17 +97,10 @@ export interface ServerEndpoint {
   enabled: boolean;
 }
 
-interface SettingRow {
-  key: string;
-  value: string;
-  is_secret: number;
-  description: string;
-  updated_at: number;
-}
-
 export class SettingsService {
   constructor(
-    private readonly store: Store,
+    private readonly repo: SettingsRepo,
+    private readonly transactor: Transactor,
     private readonly audit: AuditLog,
     private readonly events: EventBus,
     private readonly clock: Clock,
@@ -108,25 +108,22 @@ export class SettingsService {
 
   /** Every supported key with its value (masked when secret); unset keys have value "". */
   list(): Setting[] {
-    const rows = new Map(
-      this.store.all<SettingRow>("SELECT * FROM settings").map((r) => [r.key, r]),
-    );
+    const rows = new Map(this.repo.all().map((r) => [r.key, r]));
     return Object.entries(SETTING_KEYS).map(([key, spec]) => {
       const r = rows.get(key);
       return {
         key,
-        value: r ? (r.is_secret ? MASK : r.value) : "",
-        is_secret: r ? r.is_secret === 1 : false,
+        value: r ? (r.isSecret ? MASK : r.value) : "",
+        is_secret: r ? r.isSecret : false,
         description: r?.description || spec.description,
-        updated_at: r ? isoTime(r.updated_at) : null,
+        updated_at: r ? isoTime(r.updatedAt) : null,
       };
     });
   }
 
   /** The raw value of a key, for internal use only; undefined when unset. */
   get(key: string): string | undefined {
-    return this.store.get<{ value: string }>("SELECT value FROM settings WHERE key = ?", key)
-      ?.value;
+    return this.repo.value(key);
   }
 
   /** Validates and upserts one setting: 400 for an unknown key, 422 for a bad value. */
@@ -143,17 +140,14 @@ export class SettingsService {
     const value = spec.normalize(input.value);
     const isSecret = input.is_secret ?? false;
     const description = input.description ?? spec.description;
-    this.store.tx(() => {
-      this.store.run(
-        `INSERT INTO settings (key, value, is_secret, description, updated_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value, is_secret = excluded.is_secret,
-           description = excluded.description, updated_at = excluded.updated_at`,
-        input.key,
+    this.transactor.tx(() => {
+      this.repo.upsert({
+        key: input.key,
         value,
-        isSecret ? 1 : 0,
+        isSecret,
         description,
-        this.clock.now(),
-      );
+        updatedAt: this.clock.now(),
+      });
       this.audit.record({
         actor,
         event_type: "settings.updated",
@@ -163,7 +157,7 @@ export class SettingsService {
         resource_type: "setting",
         resource_id: input.key,
       });
-      this.store.afterCommit(() =>
+      this.transactor.afterCommit(() =>
         this.events.emit("SettingsChanged", {
           key: input.key,
           value: isSecret ? null : value,

@@ -40,3 +40,16 @@ Deno.test("a server host the settings accept is one a client configuration accep
     assertEquals(hostKind(normalizeServerHost(good)) !== null, true);
   }
 });
+
+Deno.test("a refused setting value names the value field", () => {
+  for (
+    const bad of [
+      () => normalizeServerHost(""),
+      () => normalizeServerHost("vpn.example.org:51820"),
+      () => normalizeServerHost("bad host"),
+      () => normalizeServerPort("0"),
+    ]
+  ) {
+    assertEquals((assertThrows(bad, UnprocessableError) as UnprocessableError).field, "value");
+  }
+});

@@ -6,7 +6,7 @@
  */
 import { isoTime } from "../clock.ts";
 import { NotFoundError } from "../errors.ts";
-import type { Store } from "../store/store.ts";
+import type { SystemRepo } from "./system_repo.ts";
 
 export type CheckStatus = "ok" | "warning" | "error" | "off";
 
@@ -40,12 +40,14 @@ export function worstStatus(checks: { status: CheckStatus }[]): CheckStatus {
 }
 
 /** The store's own checks: it answers a query and runs in WAL mode. */
-export function databaseDiagnostics(store: Store): SubsystemReport {
+export function databaseDiagnostics(
+  db: Pick<SystemRepo, "ping" | "journalMode">,
+): SubsystemReport {
   const checks: Check[] = [];
   try {
-    store.get("SELECT 1");
+    db.ping();
     checks.push({ name: "query", status: "ok", detail: "The store answers queries" });
-    const mode = store.get<{ journal_mode: string }>("PRAGMA journal_mode")?.journal_mode;
+    const mode = db.journalMode();
     checks.push({
       name: "journal_mode",
       status: mode === "wal" ? "ok" : "warning",

@@ -4,8 +4,8 @@
  * does not depend on them.
  */
 import type { Clock } from "../clock.ts";
-import type { Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
+import type { SystemRepo } from "./system_repo.ts";
 
 export interface Health {
   status: "ok" | "error";
@@ -34,7 +34,7 @@ export class SystemService {
   listeners: Record<string, string> = {};
 
   constructor(
-    private readonly store: Store,
+    private readonly repo: SystemRepo,
     private readonly clock: Clock,
     private readonly commit: string,
   ) {
@@ -49,7 +49,7 @@ export class SystemService {
   /** Store reachability: a trivial query must succeed. */
   health(): Health {
     try {
-      this.store.get("SELECT 1");
+      this.repo.ping();
       return { status: "ok", database: "ok" };
     } catch {
       return { status: "error", database: "error" };
@@ -69,20 +69,18 @@ export class SystemService {
 
   /** Counts across subsystems for the overview. */
   overview(): Record<string, unknown> {
-    const count = (table: string) =>
-      this.store.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+    const uptime = Math.floor((this.clock.now() - this.#startedAt) / 1000);
+    const health = this.health();
+    const counts = this.repo.counts(this.clock.now());
     const out: Record<string, unknown> = {
       version: VERSION,
-      uptime_seconds: Math.floor((this.clock.now() - this.#startedAt) / 1000),
-      health: this.health(),
+      uptime_seconds: uptime,
+      health,
       listeners: this.listeners,
-      users: count("users"),
-      active_sessions: this.store.get<{ n: number }>(
-        "SELECT count(*) AS n FROM sessions WHERE expires_at > ?",
-        this.clock.now(),
-      )!.n,
-      api_tokens: count("api_tokens"),
-      audit_records: count("audit"),
+      users: counts.users,
+      active_sessions: counts.activeSessions,
+      api_tokens: counts.apiTokens,
+      audit_records: counts.auditRecords,
     };
     for (const p of this.#probes) out[p.name] = p.summary();
     return out;

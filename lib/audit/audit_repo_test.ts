@@ -1,0 +1,28 @@
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { tempStore } from "../../tests/helpers/temp_store.ts";
+import { ManualClock } from "../clock.ts";
+import { EventBus } from "../events/bus.ts";
+import { AuditLog } from "./audit.ts";
+import { SqliteAuditRepo } from "./audit_repo.ts";
+
+const entry = (n: number) => ({
+  actor: n % 2 ? "alice" : "bob",
+  event_type: n % 3 ? "settings.updated" : "auth.login",
+  message: `change ${n}`,
+  resource_type: "setting",
+  resource_id: `k${n}`,
+});
+
+Deno.test("audit table refuses UPDATE and DELETE at the database", async () => {
+  await using t = await tempStore();
+  const audit = new AuditLog(
+    new SqliteAuditRepo(t.store),
+    t.store,
+    new EventBus(),
+    new ManualClock(),
+  );
+  audit.record(entry(1));
+  assertThrows(() => t.store.run("UPDATE audit SET message = 'x'"), Error, "append-only");
+  assertThrows(() => t.store.run("DELETE FROM audit"), Error, "append-only");
+  assertEquals(audit.list({ limit: 10, offset: 0 }).records[0].message, "change 1");
+});

@@ -1,0 +1,145 @@
+/**
+ * The `users` table. Usernames are unique in any letter case (the column is
+ * `COLLATE NOCASE`), which `insert()` checks before it writes so that the
+ * conflict names its field.
+ */
+import { ConflictError } from "../errors.ts";
+import { isUniqueViolation, type Store } from "../store/store.ts";
+import type { Role } from "./roles.ts";
+
+/** A stored user; times are Unix milliseconds. */
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string;
+  role: Role;
+  passwordHash: string;
+  /** Bumped with each password change; JWTs carry it. */
+  authEpoch: number;
+  createdAt: number;
+  lastLogin: number | null;
+}
+
+/** What a new user's row is made of. */
+export interface NewUserRecord {
+  id: string;
+  username: string;
+  email: string;
+  role: Role;
+  passwordHash: string;
+  createdAt: number;
+}
+
+export interface UserRepo {
+  /** Adds a user; ConflictError (field `username`) when the name is taken in any letter case. */
+  insert(user: NewUserRecord): void;
+  byId(id: string): UserRecord | undefined;
+  /** The user of `username` in any letter case. */
+  byUsername(username: string): UserRecord | undefined;
+  /** Every user, oldest first (then by name). */
+  list(): UserRecord[];
+  count(): number;
+  countWithRole(role: Role): number;
+  setLastLogin(id: string, at: number): void;
+  /** Stores a new hash and bumps the auth epoch; false when the user does not exist. */
+  setPasswordHash(id: string, hash: string, at: number): boolean;
+  setRole(id: string, role: Role, at: number): void;
+}
+
+interface UserRow {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  auth_epoch: number;
+  created_at: number;
+  last_login: number | null;
+}
+
+const COLUMNS = "id, username, email, password_hash, role, auth_epoch, created_at, last_login";
+
+const toRecord = (r: UserRow): UserRecord => ({
+  id: r.id,
+  username: r.username,
+  email: r.email,
+  role: r.role,
+  passwordHash: r.password_hash,
+  authEpoch: r.auth_epoch,
+  createdAt: r.created_at,
+  lastLogin: r.last_login,
+});
+
+const taken = (username: string) =>
+  new ConflictError(`User "${username}" already exists`, {
+    field: "username",
+    code: "duplicate_username",
+  });
+
+export class SqliteUserRepo implements UserRepo {
+  constructor(private readonly store: Store) {}
+
+  insert(u: NewUserRecord): void {
+    if (this.byUsername(u.username)) throw taken(u.username);
+    try {
+      this.store.run(
+        "INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        u.id,
+        u.username,
+        u.email,
+        u.passwordHash,
+        u.role,
+        u.createdAt,
+        u.createdAt,
+      );
+    } catch (err) {
+      // Another process sharing the file may have added the name since the check.
+      if (isUniqueViolation(err)) throw taken(u.username);
+      throw err;
+    }
+  }
+
+  byId(id: string): UserRecord | undefined {
+    const row = this.store.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, id);
+    return row && toRecord(row);
+  }
+
+  byUsername(username: string): UserRecord | undefined {
+    const row = this.store.get<UserRow>(
+      `SELECT ${COLUMNS} FROM users WHERE username = ?`,
+      username,
+    );
+    return row && toRecord(row);
+  }
+
+  list(): UserRecord[] {
+    return this.store.all<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, username`)
+      .map(toRecord);
+  }
+
+  count(): number {
+    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM users")!.n;
+  }
+
+  countWithRole(role: Role): number {
+    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM users WHERE role = ?", role)!
+      .n;
+  }
+
+  setLastLogin(id: string, at: number): void {
+    this.store.run("UPDATE users SET last_login = ? WHERE id = ?", at, id);
+  }
+
+  setPasswordHash(id: string, hash: string, at: number): boolean {
+    return this.store.run(
+      "UPDATE users SET password_hash = ?, auth_epoch = auth_epoch + 1, updated_at = ? WHERE id = ?",
+      hash,
+      at,
+      id,
+    ).changes > 0;
+  }
+
+  setRole(id: string, role: Role, at: number): void {
+    this.store.run("UPDATE users SET role = ?, updated_at = ? WHERE id = ?", role, at, id);
+  }
+}

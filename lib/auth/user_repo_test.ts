@@ -1,0 +1,39 @@
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { tempStore } from "../../tests/helpers/temp_store.ts";
+import { ConflictError } from "../errors.ts";
+import { SqliteUserRepo } from "./user_repo.ts";
+
+const user = (id: string, username: string) => ({
+  id,
+  username,
+  email: "",
+  role: "viewer" as const,
+  passwordHash: "x",
+  createdAt: 1,
+});
+
+Deno.test("SqliteUserRepo.insert() refuses a taken username in any letter case, naming the field", async () => {
+  await using t = await tempStore();
+  const repo = new SqliteUserRepo(t.store);
+  repo.insert(user("u1", "alice"));
+  const err = assertThrows(() => repo.insert(user("u2", "ALICE")), ConflictError) as ConflictError;
+  assertEquals(err.message, 'User "ALICE" already exists');
+  assertEquals([err.field, err.code], ["username", "duplicate_username"]);
+  assertEquals(repo.count(), 1);
+  assertEquals(repo.byUsername("Alice")?.id, "u1");
+});
+
+Deno.test("SqliteUserRepo.setPasswordHash() bumps the auth epoch and says when the user is unknown", async () => {
+  await using t = await tempStore();
+  const repo = new SqliteUserRepo(t.store);
+  repo.insert(user("u1", "alice"));
+  assertEquals(repo.setPasswordHash("u1", "y", 2), true);
+  assertEquals(repo.byId("u1")?.authEpoch, 1);
+  assertEquals(repo.byId("u1")?.passwordHash, "y");
+  assertEquals(repo.setPasswordHash("nobody", "y", 2), false);
+  const raw = t.store.get<{ updated_at: number }>(
+    "SELECT updated_at FROM users WHERE id = ?",
+    "u1",
+  );
+  assertEquals(raw?.updated_at, 2);
+});

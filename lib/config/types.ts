@@ -1,0 +1,60 @@
+/** The shape of the configuration `parseConfig()` builds. */
+import type { NotifyTarget } from "../dns/notify.ts";
+import type { LogLevel } from "../log/log.ts";
+
+export interface ListenAddress {
+  hostname: string;
+  port: number;
+}
+
+export type HostDriverChoice = "auto" | "linux" | "none";
+
+export interface Config {
+  dataDir: string;
+  adminListen: ListenAddress;
+  attestListen: ListenAddress;
+  dnsApiListen: ListenAddress;
+  dnsListen: ListenAddress;
+  adminUser: string;
+  /** Null means: generate one on first start and print it once. */
+  adminPassword: string | null;
+  hostDriver: HostDriverChoice;
+  logLevel: LogLevel;
+  /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
+  secureCookies: boolean;
+  host: {
+    /** Network namespace the linux driver acts in (none: the process's own). */
+    netns?: string;
+    /** Interval of the telemetry and drift pass. */
+    pollMs: number;
+    /** Apply drift found by the periodic pass instead of only reporting it. */
+    autoReconcile: boolean;
+  };
+  dns: {
+    /** Apex NS of new zones; `{zone}` stands for the zone name. */
+    nameservers: string[];
+    /** Addresses and prefixes allowed to transfer zones. */
+    axfrAllow: string[];
+    /** Secondaries to NOTIFY after each change. */
+    notify: NotifyTarget[];
+  };
+  attest: {
+    /** Folder served at `/` of the attestation listener. */
+    frontendDir: string;
+    heartbeatMinMs: number;
+    heartbeatMaxMs: number;
+    /** Checked by the core at each `/init` (an invalid size makes `/init` answer 500). */
+    geneSize: number;
+    purgeGraceMs: number;
+    /** Origins allowed to call `/init` and `/hb` from a browser; `*` for any. */
+    allowedOrigins: string[];
+    /** Threads serving the attestation listener (SO_REUSEPORT); 0 serves it on the main thread. */
+    workers: number;
+    /** Sessions one client address may create per minute; 0 for no limit. */
+    initPerMinute: number;
+    /** Stored sessions at most; `/init` answers 503 beyond. */
+    maxSessions: number;
+    /** MiB of shared memory holding recent sessions' heartbeat state; 0 reads every heartbeat's session from SQLite. */
+    cacheMb: number;
+  };
+}
