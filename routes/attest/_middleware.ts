@@ -4,6 +4,7 @@
  * involved) for the configured origins, and sets conservative headers.
  */
 import type { Context } from "@/server/http/define.ts";
+import { emptyResponse } from "@/server/http/respond.ts";
 
 const ALLOW_METHODS = "GET, POST, OPTIONS";
 
@@ -23,7 +24,7 @@ export function handler(ctx: Context): Response | Promise<Response> {
       headers.set("Access-Control-Allow-Methods", ALLOW_METHODS);
       headers.set("Access-Control-Allow-Headers", "Content-Type");
     }
-    return new Response(null, { status: 204, headers });
+    return emptyResponse(headers);
   }
   // Set before the route runs, so they go into the response as it is created.
   if (origin) ctx.headers.set("Access-Control-Allow-Origin", origin);

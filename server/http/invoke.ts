@@ -20,9 +20,9 @@ import { decodeBody, validate } from "./request_body.ts";
 import { emptyResponse, jsonResponse } from "./respond.ts";
 import { allowedMethods, type RouteEntry } from "./route_table.ts";
 import { SAFE_METHODS } from "./same_origin.ts";
+import { Status } from "./status.ts";
 
 const METHOD_NOT_ALLOWED = 405;
-const OK = 200;
 
 /** Calls the route's handler for the request's method and turns its result into a response. */
 export async function invoke(
@@ -55,7 +55,7 @@ export async function invoke(
   }
   if (result === null || result === undefined) return emptyResponse();
   ctx.headersApplied = true;
-  return jsonResponse(result, meta.status ?? OK, ctx.extraHeaders);
+  return jsonResponse(result, meta.status ?? Status.OK, ctx.extraHeaders);
 }
 
 /**

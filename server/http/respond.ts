@@ -5,6 +5,7 @@
  * headers are not changed after creation on its fast path).
  */
 import type { ResponseHeaders } from "./response_headers.ts";
+import { Status } from "./status.ts";
 
 /** Headers every response carries. */
 export const DEFAULT_HEADERS: Record<string, string> = {
@@ -31,10 +32,8 @@ export function jsonResponse(
 
 /** An answer without a body, e.g. a data result of null. */
 export function emptyResponse(headers?: HeadersInit): Response {
-  return new Response(null, { status: NO_CONTENT, headers });
+  return new Response(null, { status: Status.NoContent, headers });
 }
-
-const NO_CONTENT = 204;
 
 /** Adds the context's headers and the defaults to a response made elsewhere. */
 export function withHeaders(res: Response, extra: ResponseHeaders | undefined): Response {

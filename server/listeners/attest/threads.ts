@@ -25,101 +25,120 @@ export interface AttestThreads {
 /** How long a thread may take to stop gracefully before it is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
 
-export async function startAttestThreads(opts: {
+export interface AttestThreadOptions {
   count: number;
   config: Config;
   dbPath: string;
   shared: AttestShared;
   log: Logger;
-}): Promise<AttestThreads> {
-  const log = opts.log.child({ listener: "attestation" });
-  // The threads need no password: they only serve the attestation routes.
-  const config: Config = { ...opts.config, adminPassword: "" };
-  const threads = new Map<number, Worker>();
-  let stopping = false;
+}
 
-  const spawn = (row: number, port: number): Promise<{ worker: Worker; port: number }> => {
-    const worker = new Worker(new URL("./thread.ts", import.meta.url), {
-      type: "module",
-      name: `attest-${row}`,
-    });
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (e: MessageEvent<AttestThreadReply>) => {
-        if ("ready" in e.data) resolve({ worker, port: e.data.port });
-        else if ("failed" in e.data) {
-          worker.terminate();
-          reject(new Error(e.data.failed));
-        }
-      };
-      worker.onerror = (e) => {
-        e.preventDefault();
+/** Starts one thread; resolves with the port it bound once it serves. */
+function spawnThread(start: AttestThreadStart): Promise<{ worker: Worker; port: number }> {
+  const worker = new Worker(new URL("./thread.ts", import.meta.url), {
+    type: "module",
+    name: `attest-${start.row}`,
+  });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (e: MessageEvent<AttestThreadReply>) => {
+      if ("ready" in e.data) resolve({ worker, port: e.data.port });
+      else if ("failed" in e.data) {
         worker.terminate();
-        reject(new Error(e.message));
-      };
-      const start: AttestThreadStart = {
-        config,
-        dbPath: opts.dbPath,
-        shared: opts.shared,
-        row,
-        port,
-      };
-      worker.postMessage(start);
-    });
-  };
-
-  const adopt = (row: number, worker: Worker, port: number) => {
-    threads.set(row, worker);
+        reject(new Error(e.data.failed));
+      }
+    };
     worker.onerror = (e) => {
       e.preventDefault();
       worker.terminate();
-      threads.delete(row);
-      if (stopping) return;
-      log.error("attestation thread failed; starting another", { thread: row, err: e.message });
-      spawn(row, port).then(
-        (t) => stopping ? t.worker.terminate() : adopt(row, t.worker, port),
-        (err) => log.error("attestation thread could not be restarted", { thread: row, err }),
+      reject(new Error(e.message));
+    };
+    worker.postMessage(start);
+  });
+}
+
+/** Asks a thread to stop gracefully; terminates it when done or after STOP_TIMEOUT_MS. */
+function stopThread(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
+    worker.onmessage = (e: MessageEvent<AttestThreadReply>) => {
+      if ("stopped" in e.data) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    worker.postMessage({ stop: true });
+  }).finally(() => worker.terminate());
+}
+
+/** The live threads by counter row; a thread that dies is replaced on the same port. */
+class ThreadPool {
+  readonly threads = new Map<number, Worker>();
+  #stopping = false;
+  readonly #log: Logger;
+  readonly #config: Config;
+
+  constructor(private readonly opts: AttestThreadOptions) {
+    this.#log = opts.log.child({ listener: "attestation" });
+    // The threads need no password: they only serve the attestation routes.
+    this.#config = { ...opts.config, adminPassword: "" };
+  }
+
+  spawn(row: number, port: number): Promise<{ worker: Worker; port: number }> {
+    const { dbPath, shared } = this.opts;
+    return spawnThread({ config: this.#config, dbPath, shared, row, port });
+  }
+
+  adopt(row: number, worker: Worker, port: number): void {
+    this.threads.set(row, worker);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      worker.terminate();
+      this.threads.delete(row);
+      if (this.#stopping) return;
+      this.#log.error("attestation thread failed; starting another", {
+        thread: row,
+        err: e.message,
+      });
+      this.spawn(row, port).then(
+        (t) => this.#stopping ? t.worker.terminate() : this.adopt(row, t.worker, port),
+        (err) => this.#log.error("attestation thread could not be restarted", { thread: row, err }),
       );
     };
-  };
+  }
 
-  const stopAll = async () => {
-    stopping = true;
-    await Promise.all([...threads.values()].map((w) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
-        w.onmessage = (e: MessageEvent<AttestThreadReply>) => {
-          if ("stopped" in e.data) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        w.postMessage({ stop: true });
-      }).finally(() => w.terminate())
-    ));
-    threads.clear();
-  };
+  async stopAll(): Promise<void> {
+    this.#stopping = true;
+    await Promise.all([...this.threads.values()].map(stopThread));
+    this.threads.clear();
+  }
+}
 
+/** Starts `count` threads on the configured port; throws (after stopping them) when one fails. */
+export async function startAttestThreads(opts: AttestThreadOptions): Promise<AttestThreads> {
+  const pool = new ThreadPool(opts);
   try {
-    const first = await spawn(1, opts.config.attestListen.port);
-    adopt(1, first.worker, first.port);
+    const first = await pool.spawn(1, opts.config.attestListen.port);
+    pool.adopt(1, first.worker, first.port);
     const rest = await Promise.allSettled(
-      Array.from({ length: opts.count - 1 }, (_, i) => spawn(i + 2, first.port)),
+      Array.from({ length: opts.count - 1 }, (_, i) => pool.spawn(i + 2, first.port)),
     );
-    rest.forEach((t, i) => t.status === "fulfilled" && adopt(i + 2, t.value.worker, first.port));
+    rest.forEach((t, i) =>
+      t.status === "fulfilled" && pool.adopt(i + 2, t.value.worker, first.port)
+    );
     const failed = rest.find((t) => t.status === "rejected");
     if (failed) throw failed.reason;
     return {
       port: first.port,
       get size() {
-        return threads.size;
+        return pool.threads.size;
       },
       crashOne() {
-        threads.values().next().value?.postMessage({ crash: true });
+        pool.threads.values().next().value?.postMessage({ crash: true });
       },
-      shutdown: stopAll,
+      shutdown: () => pool.stopAll(),
     };
   } catch (err) {
-    await stopAll();
+    await pool.stopAll();
     throw err;
   }
 }

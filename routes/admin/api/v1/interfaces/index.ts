@@ -1,6 +1,7 @@
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { Status } from "@/server/http/status.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -14,7 +15,7 @@ export const meta = defineMeta({
     access: "operator",
     body: interfaceCreateSchema,
     response: InterfaceSchema,
-    status: 201,
+    status: Status.Created,
   },
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZoneCreateInput, ZoneSummarySchema } from "@/lib/dns/schema.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { Status } from "@/server/http/status.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -13,7 +14,7 @@ export const meta = defineMeta({
     access: "operator",
     body: ZoneCreateInput,
     response: ZoneSummarySchema,
-    status: 201,
+    status: Status.Created,
   },
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TokenCreateInput, TokenMetaSchema } from "@/lib/auth/schema.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { Status } from "@/server/http/status.ts";
 import { requireSession } from "@/server/http/session_cookie.ts";
 
 export const meta = defineMeta({
@@ -15,7 +16,7 @@ export const meta = defineMeta({
     access: "viewer",
     body: TokenCreateInput,
     response: z.object({ raw_token: z.string(), meta: TokenMetaSchema }),
-    status: 201,
+    status: Status.Created,
   },
 });
 

@@ -1,6 +1,7 @@
 import { peerCreateSchema, peerListQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerPageSchema, PeerSchema } from "@/lib/tunnel/response_schemas.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { Status } from "@/server/http/status.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -15,7 +16,7 @@ export const meta = defineMeta({
     access: "operator",
     body: peerCreateSchema,
     response: PeerSchema,
-    status: 201,
+    status: Status.Created,
   },
 });
 

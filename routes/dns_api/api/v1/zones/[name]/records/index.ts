@@ -5,6 +5,7 @@ import {
   RecordSchema,
 } from "@/lib/dns/schema.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { Status } from "@/server/http/status.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -18,7 +19,7 @@ export const meta = defineMeta({
     access: "operator",
     body: RecordCreateInput,
     response: RecordSchema,
-    status: 201,
+    status: Status.Created,
   },
 });
 

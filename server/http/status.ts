@@ -1,0 +1,10 @@
+/**
+ * The success statuses a route may declare (`meta[method].status`), by name:
+ * routes never write a status number. Error statuses come from the error's
+ * class alone (errors.ts).
+ */
+export const Status = {
+  OK: 200,
+  Created: 201,
+  NoContent: 204,
+} as const;
