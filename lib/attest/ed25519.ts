@@ -1,7 +1,7 @@
 /**
- * Ed25519 on the server: `node:crypto` verification (native, ≈19.6k/s per
- * core here) with parsed keys cached, and public-key validation with
- * `@noble/curves` (once per session, at init).
+ * Ed25519 on the server: `node:crypto` verification (native, the fastest
+ * verifier here by far) with parsed keys cached, and public-key validation
+ * with `@noble/curves` (once per session, at init).
  */
 import { createPrivateKey, createPublicKey, type KeyObject, verify } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
@@ -55,7 +55,7 @@ export class Ed25519Verifier {
   #keys = new Map<string, KeyObject>();
   /** Reused for the message bytes: a heartbeat payload is ~1.5 KB, encoded once per heartbeat. */
   #message = new Uint8Array(16 * 1024);
-  /** Reused for the signature bytes (verify() is synchronous): a new array costs ~0.3 µs here. */
+  /** Reused for the signature bytes (verify() is synchronous): no allocation per heartbeat. */
   #signature = new Uint8Array(64);
 
   constructor(private readonly capacity = 50_000) {}

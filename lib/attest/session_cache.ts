@@ -1,9 +1,8 @@
 /**
  * The heartbeat state of recent sessions, in memory shared by every thread
  * serving the attestation listener, so that a heartbeat usually needs no
- * SQLite read. A read there cost ~10 µs per heartbeat (more after another
- * thread's commit, which empties this connection's page cache); a hit here
- * costs about 1 µs.
+ * SQLite read, which costs several times more than a hit here (more still
+ * after another thread's commit, which empties this connection's page cache).
  *
  * It is a copy, never the authority:
  * - every write to it happens under the sessions table's write lock, right
@@ -28,9 +27,10 @@ import type { RowHint } from "../store/row_hint.ts";
 import type { HeartbeatSnapshot } from "./session_repo.ts";
 
 /**
- * Slots a session may use. With two, the benchmark's 12,000 sessions in the
- * default ~40,000 slots missed on ~5.5% of heartbeats (a pair wanted by three
- * or more made them evict each other in turn); with eight, on 7 in 30,000.
+ * Slots a session may use. With pairs, a pair wanted by three or more
+ * sessions made them evict each other in turn, and a visible share of
+ * heartbeats missed at a fraction of the default capacity; with eight,
+ * practically none do (docs/attestation.md, "Session cache").
  */
 const WAYS = 8;
 

@@ -147,7 +147,7 @@ export class SqliteAttestSessionRepo implements AttestSessionRepo {
    * Applies an accepted heartbeat; false when the session moved on meanwhile
    * (or is gone). Every column changes with `pending_step`, so a match on it
    * and `last_hash` means the row is still the one the heartbeat was checked
-   * against. (No RETURNING: it made the statement ~3 µs slower.)
+   * against. (No RETURNING: it made the statement measurably slower.)
    *
    * Most heartbeats leave the expiry bucket as it was, and then the statement
    * does not name `expires_bucket`: SQLite rewrites the index entry of every
@@ -156,7 +156,7 @@ export class SqliteAttestSessionRepo implements AttestSessionRepo {
    * statement, which sets it.
    *
    * That first statement finds the row by its rowid, and still requires the
-   * id: a lookup through the id's index read ~1.3 µs more per heartbeat
+   * id: a lookup through the id's index reads more pages per heartbeat
    * (with two threads writing, each transaction starts with its connection's
    * page cache emptied by the other's commit, so every index page is read
    * again). A rowid that changed (a VACUUM renumbers them) matches nothing,

@@ -3,8 +3,7 @@ import type { Migration } from "../store.ts";
 /**
  * Drops the index on attestation chain lengths. Every accepted heartbeat
  * raises its session's chain length, so the index was rewritten twice per
- * heartbeat (an UPDATE cost ~16 µs with it and ~10 µs without in a
- * 4,000-session test). The highest chain length now lives in memory shared
+ * heartbeat, most of the cost of its write. The highest chain length now lives in memory shared
  * by the threads serving the listener (lib/attest/attest.ts); the table is
  * scanned for it only at start and after a purge removed the longest chain.
  */

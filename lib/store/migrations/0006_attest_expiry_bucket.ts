@@ -3,9 +3,8 @@ import type { Migration } from "../store.ts";
 /**
  * Indexes attestation sessions by a 10-minute expiry bucket instead of the
  * exact expiry. Every accepted heartbeat slides `expires_at`, so its index
- * entry moved on every heartbeat: one more page rewritten per heartbeat (a
- * group commit cost ~13.5 µs per heartbeat with that index and ~9 µs
- * without, in a 4,000-session test). A session's bucket changes about once in
+ * entry moved on every heartbeat: one more page rewritten per heartbeat, a
+ * large share of a group commit's cost. A session's bucket changes about once in
  * ten minutes, and only then is its index entry rewritten
  * (lib/attest/session_repo.ts keeps `expires_bucket` = floor(expires_at / 600,000)).
  */
