@@ -51,6 +51,17 @@ export class UnprocessableError extends DomainError {
   override name = "UnprocessableError";
 }
 
+/**
+ * Several fields of one submission were refused (422); `errors` holds each
+ * field's message, and nothing of the submission was applied.
+ */
+export class FieldErrors extends UnprocessableError {
+  override name = "FieldErrors";
+  constructor(message: string, readonly errors: Record<string, string>) {
+    super(message);
+  }
+}
+
 /** The credential is missing, invalid or expired (401). */
 export class UnauthorizedError extends DomainError {
   override name = "UnauthorizedError";

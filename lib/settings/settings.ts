@@ -5,7 +5,7 @@
  */
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime } from "../clock.ts";
-import { UnprocessableError, ValidationError } from "../errors.ts";
+import { DomainError, FieldErrors, UnprocessableError, ValidationError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { hostKind } from "../net/host.ts";
 import type { Transactor } from "../store/transactor.ts";
@@ -166,6 +166,29 @@ export class SettingsService {
       );
     });
     return this.list().find((s) => s.key === input.key)!;
+  }
+
+  /**
+   * Saves several settings at once, all or none: each `put` is a savepoint
+   * of one transaction. Values equal to the stored ones are left alone.
+   * Throws FieldErrors with each refused key's message.
+   */
+  putAll(values: Record<string, string>, actor: string): void {
+    const errors: Record<string, string> = {};
+    const current = this.list();
+    this.transactor.tx(() => {
+      for (const s of current) {
+        const value = values[s.key];
+        if (value === undefined || value === s.value) continue;
+        try {
+          this.put({ key: s.key, value, is_secret: s.is_secret }, actor);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          errors[s.key] = err.message;
+        }
+      }
+      if (Object.keys(errors).length) throw new FieldErrors("Settings were not saved", errors);
+    });
   }
 
   /** The stored `wireguard.server_*` endpoint. */

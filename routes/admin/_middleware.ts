@@ -7,8 +7,9 @@
  */
 import { ForbiddenError } from "@/lib/errors.ts";
 import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/http/cookies.ts";
-import type { Context } from "@/server/http/define.ts";
+import { gzip } from "@/server/http/compress.ts";
 import { isSameOrigin, SAFE_METHODS } from "@/server/http/same_origin.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
 const CSP = [
   "default-src 'self'",
@@ -22,29 +23,8 @@ const CSP = [
 ].join("; ");
 
 /** Text the dashboard sends that compresses well; API JSON is left as the API tests expect it. */
-const COMPRESSIBLE = /^(text\/(html|css|javascript)|image\/svg\+xml)\b/;
-const MIN_COMPRESS_BYTES = 1024;
-
-function gzip(req: Request, res: Response): Response {
-  const type = res.headers.get("content-type") ?? "";
-  const length = Number(res.headers.get("content-length") ?? Infinity);
-  if (
-    !res.body || res.status === 204 || res.status === 206 || res.status === 304 ||
-    !COMPRESSIBLE.test(type) ||
-    res.headers.has("content-encoding") || length < MIN_COMPRESS_BYTES ||
-    !/\bgzip\b/.test(req.headers.get("accept-encoding") ?? "")
-  ) {
-    return res;
-  }
-  const out = new Response(res.body.pipeThrough(new CompressionStream("gzip")), res);
-  out.headers.set("Content-Encoding", "gzip");
-  out.headers.delete("Content-Length");
-  out.headers.append("Vary", "Accept-Encoding");
-  return out;
-}
-
-export async function handler(ctx: Context): Promise<Response> {
-  const auth = ctx.state.services.auth.authenticate({
+export const handler = define.middleware(async (ctx) => {
+  const auth = ctx.services.auth.authenticate({
     cookie: getCookie(ctx.req, SESSION_COOKIE),
     bearer: bearerToken(ctx.req),
   });
@@ -62,4 +42,4 @@ export async function handler(ctx: Context): Promise<Response> {
     res.headers.set("Cache-Control", "no-store");
   }
   return ctx.url.pathname.startsWith("/api/") ? res : gzip(ctx.req, res);
-}
+});

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { DomainError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
 // Checked again by ctx.redirect(), which only follows paths on this origin.
 // deno-lint-ignore no-control-regex -- control characters are what this refuses
 const Next = z.string().regex(/^\/(?![\/\\])[^\\\x00-\x1f\x7f]*$/).max(2000).catch("/");
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Sign-in page", access: "public", query: z.object({ next: Next.optional() }) },
   POST: {
     summary: "Sign in from the form",
@@ -27,18 +28,18 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Sign in";
     const next = ctx.query.next ?? "/";
-    if (ctx.state.auth) return ctx.redirect(next);
+    if (ctx.auth) return ctx.redirect(next);
     return page<Data>({ next, username: "" });
   },
   async POST(ctx) {
     ctx.state.title = "Sign in";
     const next = ctx.body.next ?? "/";
     try {
-      const { cookie } = await ctx.state.services.auth.login(
+      const { cookie } = await ctx.services.auth.login(
         ctx.body.username,
         ctx.body.password,
         clientMeta(ctx),

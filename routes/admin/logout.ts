@@ -1,13 +1,13 @@
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { dropSessionCookie } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: { summary: "Sign out from the dashboard", access: "public", hidden: true },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   POST(ctx) {
-    if (ctx.state.auth) ctx.state.services.auth.logout(ctx.state.auth);
+    if (ctx.auth) ctx.services.auth.logout(ctx.auth);
     dropSessionCookie(ctx);
     return ctx.redirect("/login");
   },

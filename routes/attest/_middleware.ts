@@ -3,19 +3,19 @@
  * from pages on other origins, so it answers CORS (no credentials are ever
  * involved) for the configured origins, and sets conservative headers.
  */
-import type { Context } from "@/server/http/define.ts";
 import { emptyResponse } from "@/server/http/respond.ts";
+import { type AttestContext, define } from "@/server/listeners/attest/context.ts";
 
 const ALLOW_METHODS = "GET, POST, OPTIONS";
 
-function allowedOrigin(ctx: Context): string | null {
+function allowedOrigin(ctx: AttestContext): string | null {
   const origin = ctx.req.headers.get("origin");
-  const allowed = ctx.state.services.config.attest.allowedOrigins;
+  const allowed = ctx.services.config.attest.allowedOrigins;
   if (allowed.includes("*")) return "*";
   return origin && allowed.includes(origin) ? origin : null;
 }
 
-export function handler(ctx: Context): Response | Promise<Response> {
+export const handler = define.middleware((ctx) => {
   const origin = allowedOrigin(ctx);
   if (ctx.req.method === "OPTIONS") {
     const headers = new Headers({ "Access-Control-Max-Age": "600", Vary: "Origin" });
@@ -32,4 +32,4 @@ export function handler(ctx: Context): Response | Promise<Response> {
   // API answers say no-store already; a file served here gets it unless its route chose otherwise.
   ctx.headers.setDefault("Cache-Control", "no-store");
   return ctx.next();
-}
+});

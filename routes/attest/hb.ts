@@ -1,8 +1,8 @@
 import { HeartbeatRequestSchema, HeartbeatResponseSchema } from "@/lib/attest/schema.ts";
 import { parseHeartbeat } from "@/lib/attest/parse_heartbeat.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: 'Submit a signed heartbeat; a rejection is the bare {"status":"ok"}',
     access: "public",
@@ -14,9 +14,9 @@ export const meta = defineMeta({
 
 const REJECTED = { status: "ok" } as const;
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async POST(ctx) {
-    const outcome = await ctx.state.services.attest.heartbeat(ctx.body);
+    const outcome = await ctx.services.attest.heartbeat(ctx.body);
     return outcome.accepted ? outcome.response : REJECTED;
   },
 });

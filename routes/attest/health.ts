@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Daemon health",
     access: "public",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET: () => ({ status: "healthy" as const }),
 });

@@ -1,10 +1,10 @@
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { serveFile } from "@/server/http/static_files.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "The frontend's index.html", access: "public", hidden: true },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => serveFile(ctx.req, ctx.state.services.config.attest.frontendDir, "index.html"),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => serveFile(ctx.req, ctx.services.config.attest.frontendDir, "index.html"),
 });

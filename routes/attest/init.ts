@@ -1,7 +1,7 @@
 import { InitRequest, InitResponseSchema } from "@/lib/attest/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary:
       "Create a session for the browser's Ed25519 public key (500 when the key or storage is invalid)",
@@ -11,7 +11,7 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   // A failure is AttestInitError: the spec's 500 without detail (server/http/errors.ts).
-  POST: (ctx) => ctx.state.services.attest.init(ctx.body.public_key, ctx.remoteAddr),
+  POST: (ctx) => ctx.services.attest.init(ctx.body.public_key, ctx.remoteAddr),
 });

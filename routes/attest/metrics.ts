@@ -1,6 +1,6 @@
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Prometheus metrics: session gauges, accepted heartbeats, rejections by reason",
     access: "public",
@@ -8,9 +8,9 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET: (ctx) =>
-    new Response(ctx.state.services.attest.metrics(), {
+    new Response(ctx.services.attest.metrics(), {
       headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" },
     }),
 });

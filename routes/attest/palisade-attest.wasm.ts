@@ -3,13 +3,13 @@
  * application/wasm so that browsers can compile it while it streams in.
  * Served whatever PALISADE_ATTEST_FRONTEND points at.
  */
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { serveBuiltFile } from "@/server/http/built_files.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "The attestation WASM module", access: "public", hidden: true },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET: (ctx) => serveBuiltFile(ctx.req, new URL("../../wasm/build/attest.wasm", import.meta.url)),
 });

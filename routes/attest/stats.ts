@@ -1,10 +1,10 @@
 import { StatsSchema } from "@/lib/attest/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/attest/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Session statistics", access: "public", response: StatsSchema },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.attest.stats(),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.attest.stats(),
 });

@@ -5,13 +5,13 @@
  */
 import { UnauthorizedError } from "@/lib/errors.ts";
 import { bearerToken } from "@/server/http/cookies.ts";
-import type { Context } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export async function handler(ctx: Context): Promise<Response> {
+export const handler = define.middleware(async (ctx) => {
   const token = bearerToken(ctx.req);
   if (token) {
     try {
-      const user = await ctx.state.services.jwt.verify(token);
+      const user = await ctx.services.jwt.verify(token);
       ctx.state.auth = { user, via: "jwt" };
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;
@@ -22,4 +22,4 @@ export async function handler(ctx: Context): Promise<Response> {
       "Authentication required: send Authorization: Bearer <JWT> from POST /api/v1/auth/login";
   }
   return ctx.next();
-}
+});

@@ -3,6 +3,7 @@
  * `Context`): request, parameters, validated input, headers to add, the
  * middleware chain's `next()`, and same-origin redirects.
  */
+import type { Authenticated } from "../../lib/auth/auth.ts";
 import type { Context, State } from "./define.ts";
 import { ResponseHeaders } from "./response_headers.ts";
 
@@ -22,8 +23,13 @@ export class RequestContext implements Context {
     readonly params: Record<string, string>,
     readonly route: string,
     readonly state: State,
+    readonly services: unknown,
     readonly info: Deno.ServeHandlerInfo | undefined,
   ) {}
+
+  get auth(): Authenticated | undefined {
+    return this.state.auth;
+  }
 
   /** Parsed on first use, like the peer address: many requests read neither. */
   get url(): URL {

@@ -4,12 +4,17 @@
  * page component. Palisade adds one export, `meta`, declaring per method who
  * may call it and the zod schemas of its query, body and response; the router
  * enforces the first two and the OpenAPI document is generated from all three.
+ *
+ * Each listener gives its routes the services they may use, and nothing
+ * else: a route file declares itself through its listener's `define`
+ * (`createDefine<ListenerServices>()`, in server/listeners/<name>/context.ts),
+ * and a method whose access is not "public" receives `ctx.auth` as a
+ * signed-in user, since the router checked it before the handler runs.
  */
 import type { ComponentType } from "preact";
 import type { z } from "zod";
 import type { Role } from "../../lib/auth/roles.ts";
 import type { Authenticated } from "../../lib/auth/auth.ts";
-import type { Services } from "../../lib/services.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./route_table.ts";
 
@@ -53,7 +58,6 @@ export interface ListenerInfo {
 
 /** Per-request state, filled by middleware. */
 export interface State {
-  services: Services;
   listener: ListenerInfo;
   auth?: Authenticated;
   /** Why a credential that was sent was refused (the 401 message). */
@@ -64,9 +68,21 @@ export interface State {
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
+/** Who a method's handler is called for: a signed-in user unless the method is public. */
+export type AuthOf<A> = A extends "public" ? Authenticated | undefined : Authenticated;
+
 /** What a route or middleware sees; mirrors Fresh 2's context. */
-export interface Context<Body = unknown, Query = unknown> {
+export interface Context<
+  Body = unknown,
+  Query = unknown,
+  Services = unknown,
+  Auth = Authenticated | undefined,
+> {
   readonly req: Request;
+  /** The services of the listener the request arrived on. */
+  readonly services: Services;
+  /** The signed-in user (set by the listener's middleware). */
+  readonly auth: Auth;
   readonly url: URL;
   readonly params: Record<string, string>;
   /** The matched pattern, e.g. `/api/v1/peers/:id`. */
@@ -104,26 +120,38 @@ export function isPageResult(v: unknown): v is PageResult<unknown> {
 
 export type HandlerResult = Response | PageResult<unknown> | object | null;
 
-export type HandlerFn<B = unknown, Q = unknown> = (
-  ctx: Context<B, Q>,
+export type HandlerFn<B = unknown, Q = unknown, S = unknown, A = Authenticated | undefined> = (
+  ctx: Context<B, Q, S, A>,
 ) => HandlerResult | Promise<HandlerResult>;
 
-export type Handlers<M extends RouteMeta> = {
-  [K in keyof M]: M[K] extends MethodMeta ? HandlerFn<Infer<M[K]["body"]>, Infer<M[K]["query"]>>
+export type Handlers<M extends RouteMeta, S = unknown> = {
+  [K in keyof M]: M[K] extends MethodMeta
+    ? HandlerFn<Infer<M[K]["body"]>, Infer<M[K]["query"]>, S, AuthOf<M[K]["access"]>>
     : never;
 };
 
-/** Declares a route's methods; keeps literal types for `defineHandlers`. */
-export function defineMeta<const M extends RouteMeta>(meta: M): M {
-  return meta;
+export type Middleware<S = unknown> = (
+  ctx: Context<unknown, unknown, S>,
+) => Response | Promise<Response>;
+
+/** A listener's way of declaring its route files, typed by the services it gives them. */
+export interface Define<S> {
+  /** A route's methods; keeps literal types for `handlers`. */
+  meta<const M extends RouteMeta>(meta: M): M;
+  /** Handlers typed by `meta`: `ctx.body`, `ctx.query` parsed, `ctx.auth` a user where access demands one. */
+  handlers<M extends RouteMeta>(meta: M, handlers: Handlers<M, S>): Handlers<M, S>;
+  /** A `_middleware` handler. */
+  middleware(fn: Middleware<S>): Middleware<S>;
 }
 
-/** Declares handlers typed by `meta`: `ctx.body` and `ctx.query` are the parsed schemas. */
-export function defineHandlers<M extends RouteMeta>(_meta: M, handlers: Handlers<M>): Handlers<M> {
-  return handlers;
+/** Makes a listener's `define`, like Fresh 2's `createDefine<State>()`. */
+export function createDefine<S>(): Define<S> {
+  return {
+    meta: (meta) => meta,
+    handlers: (_meta, handlers) => handlers,
+    middleware: (fn) => fn,
+  };
 }
-
-export type Middleware = (ctx: Context) => Response | Promise<Response>;
 
 /** Props of a page component, like Fresh's `PageProps`. */
 export interface PageProps<T = undefined> {
@@ -143,11 +171,11 @@ export interface LayoutProps extends PageProps<unknown> {
  * Any route's handler: `never` body and query accept handlers of every
  * schema, since a context's `body` and `query` are read-only.
  */
-export type AnyHandlerFn = HandlerFn<never, never>;
+export type AnyHandlerFn = HandlerFn<never, never, never, never>;
 
 /** A route module as imported by the manifest. */
 export interface RouteModule {
-  handler?: Record<string, AnyHandlerFn> | Middleware | Middleware[];
+  handler?: Record<string, AnyHandlerFn> | Middleware<never> | Middleware<never>[];
   meta?: RouteMeta;
   /** A page (or, in `_app`/`_layout`, a wrapper); `never` props admit every page's data type. */
   default?: ComponentType<never>;

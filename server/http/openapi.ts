@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { VERSION } from "../../lib/version.ts";
-import { defineHandlers, defineMeta, METHODS } from "./define.ts";
+import { createDefine, METHODS } from "./define.ts";
 import type { RouteEntry } from "./route_table.ts";
 
 export type SecurityStyle = "session-or-token" | "jwt" | "none";
@@ -148,10 +148,11 @@ export function openApiDocument(routes: readonly RouteEntry[], opts: OpenApiOpti
 
 /** The `meta` and `handler` of a listener's `openapi.json` route. */
 export function openApiRoute(opts: OpenApiOptions) {
-  const meta = defineMeta({
+  const define = createDefine<unknown>();
+  const meta = define.meta({
     GET: { summary: "OpenAPI 3.1 document of this listener", access: "public", hidden: true },
   });
-  const handler = defineHandlers(meta, {
+  const handler = define.handlers(meta, {
     GET: (ctx) => openApiDocument(ctx.state.listener.routes, opts),
   });
   return { meta, handler };

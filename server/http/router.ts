@@ -6,7 +6,6 @@
  */
 import { Hono } from "hono";
 import type { Logger } from "../../lib/log/log.ts";
-import type { Services } from "../../lib/services.ts";
 import { nextCalledAgain, nextOutsideMiddleware, RequestContext } from "./context.ts";
 import type { RouteModule } from "./define.ts";
 import { errorJson, mapError } from "./errors.ts";
@@ -21,7 +20,8 @@ export type { RouteEntry } from "./route_table.ts";
 export interface ListenerOptions {
   name: string;
   files: Record<string, RouteModule>;
-  services: Services;
+  /** What the listener's routes may use (its `define`'s type), and its log. */
+  services: { log: Logger };
   /** Paths answered with HTML errors (pages); everything else gets JSON. */
   htmlPaths?: (path: string) => boolean;
   /** Where pages send a visitor without a session. */
@@ -96,8 +96,8 @@ export function buildListenerApp(opts: ListenerOptions): ListenerApp {
   };
 
   const dispatch: Dispatch = async (entry, req, params, info) => {
-    const state = { services: opts.services, listener };
-    const ctx = new RequestContext(req, params, entry.pattern, state, info);
+    const state = { listener };
+    const ctx = new RequestContext(req, params, entry.pattern, state, opts.services, info);
     try {
       checkDeclaredLength(req);
       const res = await step(ctx, entry, loginPath, 0);

@@ -3,19 +3,23 @@ import { SESSION_MAX_MS } from "../../lib/auth/sessions.ts";
 import { ForbiddenError } from "../../lib/errors.ts";
 import type { ClientMeta } from "../../lib/auth/auth.ts";
 import { clearSessionCookie, isHttps, sessionCookie } from "./cookies.ts";
+import type { Config } from "../../lib/config/config.ts";
 import type { Context } from "./define.ts";
 
-function secure(ctx: Context): boolean {
-  return isHttps(ctx.req, ctx.url, ctx.state.services.config.secureCookies);
+/** A context on a listener that sets session cookies: it knows whether they must be `Secure`. */
+type CookieContext = Context<unknown, unknown, { config: Pick<Config, "secureCookies"> }>;
+
+function secure(ctx: CookieContext): boolean {
+  return isHttps(ctx.req, ctx.url, ctx.services.config.secureCookies);
 }
 
 /** Adds the `Set-Cookie` of a new session to the response. */
-export function setSessionCookie(ctx: Context, value: string): void {
+export function setSessionCookie(ctx: CookieContext, value: string): void {
   ctx.headers.append("Set-Cookie", sessionCookie(value, SESSION_MAX_MS / 1000, secure(ctx)));
 }
 
 /** Adds the `Set-Cookie` that removes the session cookie. */
-export function dropSessionCookie(ctx: Context): void {
+export function dropSessionCookie(ctx: CookieContext): void {
   ctx.headers.append("Set-Cookie", clearSessionCookie(secure(ctx)));
 }
 
@@ -26,7 +30,7 @@ export function clientMeta(ctx: Context): ClientMeta {
 
 /** Refuses (403) an action that needs a signed-in session rather than an API token. */
 export function requireSession(ctx: Context, action: string): void {
-  if (ctx.state.auth?.via !== "session") {
+  if (ctx.auth?.via !== "session") {
     throw new ForbiddenError(`${action} needs a signed-in session, not an API token`);
   }
 }

@@ -12,7 +12,9 @@ import { DnsNotifier } from "./dns/notify.ts";
 import { closeEventStreams } from "../http/event_socket.ts";
 import { registerIslands } from "../http/render.ts";
 import { buildListenerApp, type RouteEntry } from "../http/router.ts";
+import { adminServices } from "./admin/context.ts";
 import { buildAttestApp } from "./attest/app.ts";
+import { dnsApiServices } from "./dns_api/context.ts";
 
 export interface RunningServer {
   addresses: { admin: string; attest: string; dnsApi: string; dns: string };
@@ -44,11 +46,19 @@ function serve(
 export async function startServer(services: Services, manifest: Manifest): Promise<RunningServer> {
   registerIslands(manifest.islands);
   const { config } = services;
-  const listener = (name: string, htmlPaths?: (p: string) => boolean) =>
-    buildListenerApp({ name, files: manifest.listeners[name] ?? {}, services, htmlPaths });
-  const admin = listener("admin", (p) => !p.startsWith("/api/"));
+  const adminSlice = adminServices(services);
+  const admin = buildListenerApp({
+    name: "admin",
+    files: manifest.listeners.admin ?? {},
+    services: adminSlice,
+    htmlPaths: (p) => !p.startsWith("/api/"),
+  });
   const attest = buildAttestApp(services);
-  const dnsApi = listener("dns_api");
+  const dnsApi = buildListenerApp({
+    name: "dns_api",
+    files: manifest.listeners.dns_api ?? {},
+    services: dnsApiServices(services),
+  });
 
   const started: { shutdown(): Promise<void> }[] = [];
   try {
@@ -98,7 +108,7 @@ export async function startServer(services: Services, manifest: Manifest): Promi
       routes: { admin: admin.routes, attest: attest.routes, dnsApi: dnsApi.routes },
       attestThreads,
       async shutdown() {
-        closeEventStreams(services);
+        closeEventStreams(adminSlice);
         await Promise.all(started.map((s) => s.shutdown()));
       },
     };

@@ -1,8 +1,9 @@
 import AttestLive, { type AttestFigures } from "@/islands/AttestLive.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Attestation page: sessions, chains, accepted and rejected rates",
     access: "viewer",
@@ -14,10 +15,10 @@ interface Data {
   listener: string | undefined;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Attestation";
-    const { attestRates, system } = ctx.state.services;
+    const { attestRates, system } = ctx.services;
     return page<Data>({ figures: attestRates.snapshot(), listener: system.listeners.attest });
   },
 });

@@ -3,11 +3,12 @@ import AuditTail from "@/islands/AuditTail.tsx";
 import { AuditQuery } from "@/lib/audit/schema.ts";
 import type { AuditPage } from "@/lib/audit/audit.ts";
 import { Pagination } from "@/components/pagination.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
 const PAGE_SIZE = 50;
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Audit page",
     access: "viewer",
@@ -21,10 +22,10 @@ interface Data {
   eventTypes: string[];
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Audit";
-    const { audit } = ctx.state.services;
+    const { audit } = ctx.services;
     const filter = {
       event_type: ctx.query.event_type,
       resource_type: ctx.query.resource_type,

@@ -2,9 +2,10 @@ import { Badge } from "@/components/badge.tsx";
 import { formatCount, formatTime } from "@/components/format.ts";
 import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Overview page", access: "viewer" },
 });
 
@@ -26,10 +27,10 @@ interface Data {
   uptime: number;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async GET(ctx) {
     ctx.state.title = "Overview";
-    const { system, audit, tunnels, attestRates } = ctx.state.services;
+    const { system, audit, tunnels, attestRates } = ctx.services;
     const o = system.overview();
     const health = system.health();
     const diag = await tunnels.diagnostics();

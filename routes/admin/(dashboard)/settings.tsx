@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
-import { DomainError } from "@/lib/errors.ts";
+import { FieldErrors } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Settings page",
     access: "viewer",
@@ -18,9 +19,6 @@ export const meta = defineMeta({
   },
 });
 
-/** Thrown inside the transaction to undo the fields already saved. */
-class Rollback extends Error {}
-
 interface Data {
   settings: Setting[];
   canEdit: boolean;
@@ -29,13 +27,13 @@ interface Data {
   saved: boolean;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Settings";
-    const settings = ctx.state.services.settings.list();
+    const settings = ctx.services.settings.list();
     return page<Data>({
       settings,
-      canEdit: roleAtLeast(ctx.state.auth!.user.role, "administrator"),
+      canEdit: roleAtLeast(ctx.auth.user.role, "administrator"),
       values: Object.fromEntries(settings.map((s) => [s.key, s.value])),
       errors: {},
       saved: ctx.query.saved === "1",
@@ -43,36 +41,23 @@ export const handler = defineHandlers(meta, {
   },
   POST(ctx) {
     ctx.state.title = "Settings";
-    const { settings, store } = ctx.state.services;
-    const actor = ctx.state.auth!.user.username;
+    const { settings } = ctx.services;
     const current = settings.list();
-    const errors: Record<string, string> = {};
-    // All fields or none: each put is a savepoint inside one transaction.
+    const values = Object.fromEntries(current.map((s) => [
+      s.key,
+      s.key === "wireguard.server_endpoint_enabled"
+        ? (ctx.body[s.key] === "true" ? "true" : "false")
+        : (ctx.body[s.key] ?? "").trim(),
+    ]));
     try {
-      store.tx(() => {
-        for (const s of current) {
-          const value = s.key === "wireguard.server_endpoint_enabled"
-            ? (ctx.body[s.key] === "true" ? "true" : "false")
-            : (ctx.body[s.key] ?? "").trim();
-          if (value === s.value || (value === "" && s.value === "")) continue;
-          try {
-            settings.put({ key: s.key, value, is_secret: s.is_secret }, actor);
-          } catch (err) {
-            if (!(err instanceof DomainError)) throw err;
-            errors[s.key] = mapError(err).message;
-          }
-        }
-        if (Object.keys(errors).length) throw new Rollback();
-      });
+      settings.putAll(values, ctx.auth.user.username);
     } catch (err) {
-      if (!(err instanceof Rollback)) throw err;
-      return page<Data>({
-        settings: current,
-        canEdit: true,
-        values: ctx.body,
-        errors,
-        saved: false,
-      }, { status: 422 });
+      if (!(err instanceof FieldErrors)) throw err;
+      const { status } = mapError(err);
+      return page<Data>(
+        { settings: current, canEdit: true, values: ctx.body, errors: err.errors, saved: false },
+        { status },
+      );
     }
     return ctx.redirect("/settings?saved=1");
   },

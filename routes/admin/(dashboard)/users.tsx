@@ -6,13 +6,7 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { NewUserInput } from "@/lib/auth/schema.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -20,10 +14,11 @@ import {
   formText,
   zodFailure,
 } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(1024);
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Users page",
     access: "administrator",
@@ -60,11 +55,11 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: Context, over: Partial<Data> = {}): Data {
+function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
   ctx.state.title = "Users";
   return {
-    users: ctx.state.services.users.list(),
-    me: ctx.state.auth!.user.id,
+    users: ctx.services.users.list(),
+    me: ctx.auth.user.id,
     create: emptyForm({ role: "viewer" }),
     roleError: null,
     notice: null,
@@ -72,7 +67,7 @@ function load(ctx: Context, over: Partial<Data> = {}): Data {
   };
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     const done = ctx.query.done;
     const notice = done === "created"
@@ -83,8 +78,8 @@ export const handler = defineHandlers(meta, {
     return page(load(ctx, { notice }));
   },
   async POST(ctx) {
-    const { users } = ctx.state.services;
-    const actor = ctx.state.auth!.user.username;
+    const { users } = ctx.services;
+    const actor = ctx.auth.user.username;
     const body = ctx.body;
     if (body._action === "role") {
       try {

@@ -15,7 +15,6 @@ import { loadCore } from "../../../lib/attest/core.ts";
 import { systemClock } from "../../../lib/clock.ts";
 import type { Config } from "../../../lib/config/config.ts";
 import { createLogger } from "../../../lib/log/log.ts";
-import type { Services } from "../../../lib/services.ts";
 import { Store } from "../../../lib/store/store.ts";
 import { buildAttestApp } from "./app.ts";
 
@@ -52,9 +51,7 @@ async function start(msg: AttestThreadStart): Promise<number> {
       shared: msg.shared,
       row: msg.row,
     });
-    // The attestation routes use only these services (config, log and attest).
-    const services = { config, log, attest } as unknown as Services;
-    const app = buildAttestApp(services);
+    const app = buildAttestApp({ config, log, attest });
     const server = Deno.serve({
       hostname: config.attestListen.hostname,
       port: msg.port,

@@ -6,14 +6,15 @@ import { peerRows } from "@/components/peer_rows.ts";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
 /** One page holds every peer of a large site: the table is built for thousands of rows. */
 export const PEERS_PAGE_SIZE = 1000;
 
 const Blank = z.string().max(200).optional().transform((v) => v?.trim() || undefined);
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Peers page: live table with search and filters",
     access: "viewer",
@@ -47,10 +48,10 @@ function matches(p: PeerWithTelemetry, q: string): boolean {
     p.interface_name.includes(q) || p.public_key.toLowerCase().startsWith(q);
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async GET(ctx) {
     ctx.state.title = "Peers";
-    const { tunnels } = ctx.state.services;
+    const { tunnels } = ctx.services;
     const { q, interface_id, status, limit, offset } = ctx.query;
     const filter = { interface_id, status };
     let peers: PeerWithTelemetry[];
@@ -72,7 +73,7 @@ export const handler = defineHandlers(meta, {
       now: Date.now(),
       interfaces: tunnels.interfaces.list().map((i) => ({ id: i.id, name: i.name })),
       filter: { q, interface_id, status },
-      canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+      canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
       hostActive: tunnels.driver.active,
       notice: ctx.query.done ? "Peer deleted." : null,
     });

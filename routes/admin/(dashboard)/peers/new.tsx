@@ -2,13 +2,7 @@ import { z } from "zod";
 import { Check, Field, FormError, Select } from "@/components/form_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import type { RoutingProfile } from "@/lib/tunnel/validate.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -17,10 +11,11 @@ import {
   optionalInt,
   optionalText,
 } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(1000);
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "New peer form",
     access: "operator",
@@ -64,15 +59,15 @@ interface Data {
   form: FormState;
 }
 
-function interfacesOf(ctx: Context) {
-  return ctx.state.services.tunnels.interfaces.list().map((i) => ({
+function interfacesOf(ctx: SignedInContext) {
+  return ctx.services.tunnels.interfaces.list().map((i) => ({
     id: i.id,
     name: i.name,
     address_v4: i.address_v4,
   }));
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "New peer";
     const interfaces = interfacesOf(ctx);
@@ -95,7 +90,7 @@ export const handler = defineHandlers(meta, {
       enabled: v.enabled ?? "",
     };
     try {
-      const peer = await ctx.state.services.tunnels.peers.create(v.interface_id, {
+      const peer = await ctx.services.tunnels.peers.create(v.interface_id, {
         name: v.name.trim(),
         profile: (v.profile || "full-tunnel") as RoutingProfile,
         address: optionalText(values, "address"),
@@ -106,7 +101,7 @@ export const handler = defineHandlers(meta, {
         public_key: optionalText(values, "public_key"),
         preshared_key: v.preshared_key === "true",
         enabled: v.enabled === "true",
-      }, ctx.state.auth!.user.username);
+      }, ctx.auth.user.username);
       return ctx.redirect(`/peers/${peer.id}?done=created`);
     } catch (err) {
       const { form, status } = formFailure(err, values, FIELDS);

@@ -6,12 +6,13 @@ import { Notice } from "@/components/notice.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { emptyForm, type FormState, formText } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(200);
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Tunnels page: interfaces",
     access: "viewer",
@@ -31,12 +32,12 @@ interface Data {
   notice: string | null;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Tunnels";
     return page<Data>({
-      interfaces: ctx.state.services.tunnels.interfaces.list(),
-      canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+      interfaces: ctx.services.tunnels.interfaces.list(),
+      canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
       form: emptyForm(),
       // A fixed message: nothing from the query string is shown.
       notice: ctx.query.done ? "Interface deleted." : null,
@@ -44,12 +45,12 @@ export const handler = defineHandlers(meta, {
   },
   async POST(ctx) {
     ctx.state.title = "Tunnels";
-    const { tunnels } = ctx.state.services;
+    const { tunnels } = ctx.services;
     const values = ctx.body;
     try {
       const created = await tunnels.interfaces.create(
         interfaceInput(values),
-        ctx.state.auth!.user.username,
+        ctx.auth.user.username,
       );
       return ctx.redirect(`/tunnels/${created.id}?done=created`);
     } catch (err) {

@@ -6,13 +6,7 @@ import { ZoneImportFields } from "@/components/zone_import_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -20,10 +14,11 @@ import {
   formText,
   optionalInt,
 } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(1000);
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Zones page: list, create, import",
     access: "viewer",
@@ -60,11 +55,11 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: Context, over: Partial<Data> = {}): Data {
+function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
   ctx.state.title = "Zones";
   return {
-    zones: ctx.state.services.dns.listZones(),
-    canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+    zones: ctx.services.dns.listZones(),
+    canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     create: emptyForm(),
     importForm: emptyForm(),
     notice: null,
@@ -72,13 +67,13 @@ function load(ctx: Context, over: Partial<Data> = {}): Data {
   };
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     return page(load(ctx, { notice: ctx.query.done ? "Zone deleted." : null }));
   },
   POST(ctx) {
-    const { dns } = ctx.state.services;
-    const actor = ctx.state.auth!.user.username;
+    const { dns } = ctx.services;
+    const actor = ctx.auth.user.username;
     const body = ctx.body;
     if (body._action === "create") {
       const { _action, ...values } = body;

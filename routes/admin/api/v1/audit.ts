@@ -1,7 +1,7 @@
 import { AuditPageSchema, AuditQuery } from "@/lib/audit/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Audit records, newest first, filtered and paginated",
     access: "viewer",
@@ -10,8 +10,8 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    return ctx.state.services.audit.list(ctx.query);
+    return ctx.services.audit.list(ctx.query);
   },
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { NewUserInput, UserInfoSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "List users (never their passwords)",
     access: "administrator",
@@ -18,7 +18,7 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ({ users: ctx.state.services.users.list() }),
-  POST: (ctx) => ctx.state.services.users.create(ctx.body, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ({ users: ctx.services.users.list() }),
+  POST: (ctx) => ctx.services.users.create(ctx.body, ctx.auth.user.username),
 });

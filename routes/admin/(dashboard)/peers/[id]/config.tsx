@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Download a peer's client configuration (wg-quick file)",
     access: "operator",
@@ -21,9 +22,9 @@ interface Data {
   endpoint: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const { peers } = ctx.state.services.tunnels;
+    const { peers } = ctx.services.tunnels;
     const q = ctx.query;
     const opts = {
       endpoint: q.endpoint || undefined,
@@ -31,7 +32,7 @@ export const handler = defineHandlers(meta, {
       connection: q.connection || undefined,
     };
     try {
-      const file = peers.config(ctx.params.id, opts, ctx.state.auth!.user.username);
+      const file = peers.config(ctx.params.id, opts, ctx.auth.user.username);
       return new Response(file.content, {
         headers: {
           "Content-Type": "text/plain; charset=utf-8",

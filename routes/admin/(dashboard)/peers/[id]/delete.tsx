@@ -1,9 +1,10 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { PeerView } from "@/lib/tunnel/peer_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Confirm deleting a peer", access: "operator" },
   POST: { summary: "Delete a peer", access: "operator" },
 });
@@ -13,17 +14,17 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Delete peer";
-    return page<Data>({ peer: ctx.state.services.tunnels.peers.view(ctx.params.id) });
+    return page<Data>({ peer: ctx.services.tunnels.peers.view(ctx.params.id) });
   },
   async POST(ctx) {
     ctx.state.title = "Delete peer";
-    const { peers } = ctx.state.services.tunnels;
+    const { peers } = ctx.services.tunnels;
     const peer = peers.view(ctx.params.id);
     try {
-      await peers.delete(peer.id, ctx.state.auth!.user.username);
+      await peers.delete(peer.id, ctx.auth.user.username);
       return ctx.redirect("/peers?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);

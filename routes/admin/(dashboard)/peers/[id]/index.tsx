@@ -11,13 +11,7 @@ import QrDialog from "@/islands/QrDialog.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
 import type { RoutingProfile } from "@/lib/tunnel/validate.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -26,6 +20,7 @@ import {
   optionalInt,
   optionalText,
 } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(1000);
 const DONE = {
@@ -36,7 +31,7 @@ const DONE = {
   revoked: "Peer revoked: its keys are erased and it can never connect again.",
 } as const;
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Peer page: live state, configuration, settings",
     access: "viewer",
@@ -89,8 +84,8 @@ function valuesOf(p: PeerWithTelemetry): Record<string, string> {
   };
 }
 
-async function load(ctx: Context, over: Partial<Data> = {}): Promise<Data> {
-  const { tunnels, settings } = ctx.state.services;
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
+  const { tunnels, settings } = ctx.services;
   const peer = await tunnels.peers.get(ctx.params.id);
   ctx.state.title = peer.name;
   const ep = settings.serverEndpoint();
@@ -98,7 +93,7 @@ async function load(ctx: Context, over: Partial<Data> = {}): Promise<Data> {
     peer,
     table: peerRows([peer]),
     now: Date.now(),
-    canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+    canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     endpointReady: ep.enabled && !!ep.host,
     form: emptyForm(valuesOf(peer)),
     actionError: null,
@@ -107,15 +102,15 @@ async function load(ctx: Context, over: Partial<Data> = {}): Promise<Data> {
   };
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async GET(ctx) {
     const done = ctx.query.done;
     return page(await load(ctx, { notice: done ? DONE[done] : null }));
   },
   async POST(ctx) {
-    const { peers } = ctx.state.services.tunnels;
+    const { peers } = ctx.services.tunnels;
     const id = ctx.params.id;
-    const actor = ctx.state.auth!.user.username;
+    const actor = ctx.auth.user.username;
     const body = ctx.body;
     if (body._action === "update") {
       const { _action, ...rest } = body;

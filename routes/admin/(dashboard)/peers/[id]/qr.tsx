@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "A peer's configuration as a QR code (page, or the SVG alone with format=svg)",
     access: "operator",
@@ -20,11 +21,11 @@ interface Data {
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async GET(ctx) {
-    const { peers } = ctx.state.services.tunnels;
+    const { peers } = ctx.services.tunnels;
     const peer = peers.view(ctx.params.id);
-    const actor = ctx.state.auth!.user.username;
+    const actor = ctx.auth.user.username;
     try {
       const { svg } = await peers.qr(peer.id, { qr_format: "svg" }, actor);
       if (ctx.query.format === "svg") {

@@ -1,9 +1,10 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { PeerView } from "@/lib/tunnel/peer_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Confirm revoking a peer", access: "operator" },
   POST: { summary: "Revoke a peer (final)", access: "operator" },
 });
@@ -13,17 +14,17 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Revoke peer";
-    return page<Data>({ peer: ctx.state.services.tunnels.peers.view(ctx.params.id) });
+    return page<Data>({ peer: ctx.services.tunnels.peers.view(ctx.params.id) });
   },
   async POST(ctx) {
     ctx.state.title = "Revoke peer";
-    const { peers } = ctx.state.services.tunnels;
+    const { peers } = ctx.services.tunnels;
     const peer = peers.view(ctx.params.id);
     try {
-      await peers.revoke(peer.id, ctx.state.auth!.user.username);
+      await peers.revoke(peer.id, ctx.auth.user.username);
       return ctx.redirect(`/peers/${peer.id}?done=revoked`);
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);

@@ -1,9 +1,10 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Confirm deleting an interface", access: "operator" },
   POST: { summary: "Delete an interface and its peers", access: "operator" },
 });
@@ -13,17 +14,17 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Delete interface";
-    return page<Data>({ iface: ctx.state.services.tunnels.interfaces.get(ctx.params.id) });
+    return page<Data>({ iface: ctx.services.tunnels.interfaces.get(ctx.params.id) });
   },
   async POST(ctx) {
     ctx.state.title = "Delete interface";
-    const { interfaces } = ctx.state.services.tunnels;
+    const { interfaces } = ctx.services.tunnels;
     const iface = interfaces.get(ctx.params.id);
     try {
-      await interfaces.delete(iface.id, ctx.state.auth!.user.username);
+      await interfaces.delete(iface.id, ctx.auth.user.username);
       return ctx.redirect("/tunnels?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);

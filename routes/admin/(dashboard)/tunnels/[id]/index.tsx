@@ -14,14 +14,9 @@ import {
   type InterfaceView,
   PROTECTED_INTERFACE,
 } from "@/lib/tunnel/interface_service.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState, formText } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(200);
 const DONE = {
@@ -32,7 +27,7 @@ const DONE = {
   restarted: "Interface restarted from the stored state.",
 } as const;
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Interface page: status, peers, settings",
     access: "viewer",
@@ -76,10 +71,10 @@ function valuesOf(i: InterfaceView): Record<string, string> {
 }
 
 async function load(
-  ctx: Context,
+  ctx: SignedInContext,
   over: Partial<Data> = {},
 ): Promise<Data> {
-  const { tunnels } = ctx.state.services;
+  const { tunnels } = ctx.services;
   const id = ctx.params.id;
   const iface = tunnels.interfaces.get(id);
   ctx.state.title = iface.name;
@@ -92,7 +87,7 @@ async function load(
     status,
     table: peerRows(peers),
     now: Date.now(),
-    canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+    canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(valuesOf(iface)),
     actionError: null,
     notice: null,
@@ -100,15 +95,15 @@ async function load(
   };
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async GET(ctx) {
     const done = ctx.query.done;
     return page(await load(ctx, { notice: done ? DONE[done] : null }));
   },
   async POST(ctx) {
-    const { interfaces } = ctx.state.services.tunnels;
+    const { interfaces } = ctx.services.tunnels;
     const id = ctx.params.id;
-    const actor = ctx.state.auth!.user.username;
+    const actor = ctx.auth.user.username;
     const body = ctx.body;
     if (body._action === "update") {
       const { _action, ...values } = body;

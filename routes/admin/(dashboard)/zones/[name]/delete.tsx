@@ -1,9 +1,10 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { ZoneDetails } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Confirm deleting a zone", access: "operator" },
   POST: { summary: "Delete a zone and its records", access: "operator" },
 });
@@ -13,17 +14,17 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Delete zone";
-    return page<Data>({ zone: ctx.state.services.dns.getZone(ctx.params.name) });
+    return page<Data>({ zone: ctx.services.dns.getZone(ctx.params.name) });
   },
   POST(ctx) {
     ctx.state.title = "Delete zone";
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const zone = dns.getZone(ctx.params.name);
     try {
-      dns.deleteZone(ctx.state.auth!.user.username, zone.name);
+      dns.deleteZone(ctx.auth.user.username, zone.name);
       return ctx.redirect("/zones?done=deleted");
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);

@@ -1,8 +1,9 @@
 import { PageHeader } from "@/components/page_header.tsx";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Download a zone as an RFC 1035 master file", access: "viewer" },
 });
 
@@ -11,11 +12,11 @@ interface Data {
   error: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     const name = ctx.params.name;
     try {
-      const text = ctx.state.services.dns.exportZone(name);
+      const text = ctx.services.dns.exportZone(name);
       const file = name.replace(/[^a-z0-9._-]/gi, "_");
       return new Response(text, {
         headers: {

@@ -8,13 +8,7 @@ import { PageHeader } from "@/components/page_header.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { DnsRecord, ZoneDetails } from "@/lib/dns/dns_service.ts";
 import { RECORD_TYPES } from "@/lib/dns/rdata.ts";
-import {
-  type Context,
-  defineHandlers,
-  defineMeta,
-  page,
-  type PageProps,
-} from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import {
   emptyForm,
   formFailure,
@@ -22,6 +16,7 @@ import {
   formText,
   optionalInt,
 } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 const Text = formText(4000);
 const TYPES = RECORD_TYPES.filter((t) => t !== "SOA");
@@ -35,7 +30,7 @@ const DONE: Record<string, string> = {
   record_deleted: "Record deleted.",
 };
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Zone page: records, settings, import and export",
     access: "viewer",
@@ -98,8 +93,8 @@ function settingsOf(z: ZoneDetails): Record<string, string> {
   };
 }
 
-function load(ctx: Context, over: Partial<Data> = {}): Data {
-  const { dns } = ctx.state.services;
+function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+  const { dns } = ctx.services;
   const zone = dns.getZone(ctx.params.name);
   ctx.state.title = zone.name;
   const type = (ctx.url.searchParams.get("type") ?? "").toUpperCase();
@@ -108,7 +103,7 @@ function load(ctx: Context, over: Partial<Data> = {}): Data {
     zone,
     records,
     type,
-    canEdit: roleAtLeast(ctx.state.auth!.user.role, "operator"),
+    canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     add: emptyForm({ type: "A", domain: "" }),
     settings: emptyForm(settingsOf(zone)),
     importForm: emptyForm(),
@@ -117,7 +112,7 @@ function load(ctx: Context, over: Partial<Data> = {}): Data {
   };
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     const q = ctx.query;
     let notice = q.done ? DONE[q.done] ?? null : null;
@@ -127,8 +122,8 @@ export const handler = defineHandlers(meta, {
     return page(load(ctx, { notice }));
   },
   POST(ctx) {
-    const { dns } = ctx.state.services;
-    const actor = ctx.state.auth!.user.username;
+    const { dns } = ctx.services;
+    const actor = ctx.auth.user.username;
     const zone = dns.getZone(ctx.params.name);
     const here = `/zones/${encodeURIComponent(zone.name)}`;
     const body = ctx.body;

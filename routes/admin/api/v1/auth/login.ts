@@ -1,8 +1,8 @@
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Log in; sets the svc_session cookie and returns the user",
     access: "public",
@@ -11,9 +11,9 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async POST(ctx) {
-    const { user, cookie } = await ctx.state.services.auth.login(
+    const { user, cookie } = await ctx.services.auth.login(
       ctx.body.username,
       ctx.body.password,
       clientMeta(ctx),

@@ -1,14 +1,14 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { dropSessionCookie } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: { summary: "End the current session", access: "viewer", response: OkSchema },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   POST(ctx) {
-    ctx.state.services.auth.logout(ctx.state.auth!);
+    ctx.services.auth.logout(ctx.auth);
     dropSessionCookie(ctx);
     return { success: true, message: "Logged out" };
   },

@@ -1,8 +1,8 @@
 import { OkSchema, PasswordChangeInput } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { clientMeta, dropSessionCookie, requireSession } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Change the caller's password; ends every session of the user",
     access: "viewer",
@@ -11,11 +11,11 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async POST(ctx) {
     requireSession(ctx, "Changing the password");
-    const { endedSessions } = await ctx.state.services.auth.changePassword(
-      ctx.state.auth!.user,
+    const { endedSessions } = await ctx.services.auth.changePassword(
+      ctx.auth.user,
       ctx.body.current_password,
       ctx.body.new_password,
       clientMeta(ctx),

@@ -1,8 +1,8 @@
 import { SessionInfoSchema } from "@/lib/auth/schema.ts";
 import { isoTime } from "@/lib/clock.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "The caller's user and credential",
     access: "viewer",
@@ -10,11 +10,11 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const auth = ctx.state.auth!;
+    const auth = ctx.auth;
     return {
-      user: ctx.state.services.users.get(auth.user.id),
+      user: ctx.services.users.get(auth.user.id),
       auth: auth.via,
       expires_at: auth.expiresAt === undefined ? null : isoTime(auth.expiresAt),
     };

@@ -1,7 +1,7 @@
 import { ClientProfileListSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Every device × connection transport profile with its MTU, keepalive and rules",
     access: "viewer",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ({ profiles: ctx.state.services.tunnels.listClientProfiles() }),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ({ profiles: ctx.services.tunnels.listClientProfiles() }),
 });

@@ -1,7 +1,7 @@
 import { SubsystemReportSchema } from "@/lib/system/diagnostics_schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Checks of one subsystem: database or tunnels (404 names the known ones)",
     access: "viewer",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.diagnostics.run(ctx.params.subsystem),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.diagnostics.run(ctx.params.subsystem),
 });

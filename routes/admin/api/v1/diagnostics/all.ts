@@ -1,7 +1,7 @@
 import { DiagnosticsReportSchema } from "@/lib/system/diagnostics_schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Checks of every subsystem (database, tunnels) and the worst status across them",
     access: "viewer",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.diagnostics.all(),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.diagnostics.all(),
 });

@@ -1,9 +1,9 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { interfaceUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "One interface", access: "viewer", response: InterfaceSchema },
   PUT: {
     summary:
@@ -19,18 +19,18 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.tunnels.interfaces.get(ctx.params.id),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.tunnels.interfaces.get(ctx.params.id),
   PUT: (ctx) =>
-    ctx.state.services.tunnels.interfaces.update(
+    ctx.services.tunnels.interfaces.update(
       ctx.params.id,
       ctx.body,
-      ctx.state.auth!.user.username,
+      ctx.auth.user.username,
     ),
   async DELETE(ctx) {
-    await ctx.state.services.tunnels.interfaces.delete(
+    await ctx.services.tunnels.interfaces.delete(
       ctx.params.id,
-      ctx.state.auth!.user.username,
+      ctx.auth.user.username,
     );
     return { success: true, message: "Interface deleted" };
   },

@@ -1,9 +1,9 @@
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Interfaces, by name, each with role, listen_port and peer_count",
     access: "viewer",
@@ -19,8 +19,7 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ({ interfaces: ctx.state.services.tunnels.interfaces.list() }),
-  POST: (ctx) =>
-    ctx.state.services.tunnels.interfaces.create(ctx.body, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ({ interfaces: ctx.services.tunnels.interfaces.list() }),
+  POST: (ctx) => ctx.services.tunnels.interfaces.create(ctx.body, ctx.auth.user.username),
 });

@@ -1,9 +1,9 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { peerUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { PeerSchema, PeerWithTelemetrySchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "One peer with live telemetry",
     access: "viewer",
@@ -23,12 +23,11 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.tunnels.peers.get(ctx.params.id),
-  PUT: (ctx) =>
-    ctx.state.services.tunnels.peers.update(ctx.params.id, ctx.body, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.tunnels.peers.get(ctx.params.id),
+  PUT: (ctx) => ctx.services.tunnels.peers.update(ctx.params.id, ctx.body, ctx.auth.user.username),
   async DELETE(ctx) {
-    await ctx.state.services.tunnels.peers.delete(ctx.params.id, ctx.state.auth!.user.username);
+    await ctx.services.tunnels.peers.delete(ctx.params.id, ctx.auth.user.username);
     return { success: true, message: "Peer deleted" };
   },
 });

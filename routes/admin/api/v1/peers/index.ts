@@ -1,8 +1,8 @@
 import { peersQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerPageSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "All peers across interfaces with live telemetry (one SQL query, one host read); filters interface_id, status, search (name); pagination limit/offset (all when no limit)",
@@ -12,6 +12,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.tunnels.peers.page(ctx.query),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.tunnels.peers.page(ctx.query),
 });

@@ -1,7 +1,7 @@
 import { ReconcileResultSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary:
       "Converge every drifting interface (diff only: unchanged peers keep their sessions), then read again to verify",
@@ -10,6 +10,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  POST: (ctx) => ctx.state.services.tunnels.reconciler.apply(ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  POST: (ctx) => ctx.services.tunnels.reconciler.apply(ctx.auth.user.username),
 });

@@ -1,7 +1,7 @@
 import { ReconcilePlanSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Drift between stored and live host state, from one fresh read; changes nothing",
     access: "viewer",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.tunnels.reconciler.plan(),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.tunnels.reconciler.plan(),
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { UnavailableError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Liveness and store health",
     access: "public",
@@ -10,9 +10,9 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const health = ctx.state.services.system.health();
+    const health = ctx.services.system.health();
     if (health.status === "ok") return health;
     // The shared {error, status} body; `database` says what failed. A probe retries on its own.
     throw new UnavailableError("Store is unavailable", null, { database: health.database });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Operational overview: health, listeners and counts per subsystem",
     access: "viewer",
@@ -9,6 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.system.overview(),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.system.overview(),
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { SettingInputSchema, SettingSchema } from "@/lib/settings/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Supported settings with their values (secret values masked)",
     access: "viewer",
@@ -16,7 +16,7 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ({ settings: ctx.state.services.settings.list() }),
-  PUT: (ctx) => ctx.state.services.settings.put(ctx.body, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ({ settings: ctx.services.settings.list() }),
+  PUT: (ctx) => ctx.services.settings.put(ctx.body, ctx.auth.user.username),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "Version and build information",
     access: "public",
@@ -15,6 +15,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.system.version(),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.system.version(),
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { LoginInput } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { clientMeta } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Exchange a username and password for a JWT",
     access: "public",
@@ -12,9 +12,9 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async POST(ctx) {
-    const { services } = ctx.state;
+    const { services } = ctx;
     const user = await services.auth.checkPassword(
       ctx.body.username,
       ctx.body.password,

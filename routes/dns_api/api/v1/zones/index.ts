@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ZoneCreateInput, ZoneSummarySchema } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "List zones with their record counts",
     access: "viewer",
@@ -18,10 +18,10 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ({ zones: ctx.state.services.dns.listZones() }),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ({ zones: ctx.services.dns.listZones() }),
   POST(ctx) {
-    const z = ctx.state.services.dns.createZone(ctx.state.auth!.user.username, ctx.body);
+    const z = ctx.services.dns.createZone(ctx.auth.user.username, ctx.body);
     return {
       name: z.name,
       records_count: z.records_count,

@@ -1,13 +1,13 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   DELETE: { summary: "Revoke an API token", access: "viewer", response: OkSchema },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   DELETE(ctx) {
-    ctx.state.services.auth.tokens.revoke(ctx.params.id, ctx.state.auth!.user);
+    ctx.services.auth.tokens.revoke(ctx.params.id, ctx.auth.user);
     return { success: true, message: "Token revoked" };
   },
 });

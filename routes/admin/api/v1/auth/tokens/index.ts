@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { TokenCreateInput, TokenMetaSchema } from "@/lib/auth/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
 import { requireSession } from "@/server/http/session_cookie.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "List API token metadata (the caller's; all with ?all=true for administrators)",
     access: "viewer",
@@ -20,17 +20,17 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     return {
-      tokens: ctx.state.services.auth.tokens.list(ctx.state.auth!.user, ctx.query.all === "true"),
+      tokens: ctx.services.auth.tokens.list(ctx.auth.user, ctx.query.all === "true"),
     };
   },
   POST(ctx) {
     // A leaked token must not be able to mint a longer-lived one that survives its revocation.
     requireSession(ctx, "Creating an API token");
-    return ctx.state.services.auth.tokens.create(
-      ctx.state.auth!.user,
+    return ctx.services.auth.tokens.create(
+      ctx.auth.user,
       ctx.body.name,
       ctx.body.expires_in_days,
     );

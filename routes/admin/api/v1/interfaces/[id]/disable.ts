@@ -1,7 +1,7 @@
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Take the link down; the device and its peers stay (wg0 is protected: 403)",
     access: "operator",
@@ -9,7 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  POST: (ctx) =>
-    ctx.state.services.tunnels.interfaces.disable(ctx.params.id, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  POST: (ctx) => ctx.services.tunnels.interfaces.disable(ctx.params.id, ctx.auth.user.username),
 });

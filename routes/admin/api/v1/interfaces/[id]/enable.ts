@@ -1,7 +1,7 @@
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Bring the link up (also repairs a link set down by hand)",
     access: "operator",
@@ -9,7 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  POST: (ctx) =>
-    ctx.state.services.tunnels.interfaces.enable(ctx.params.id, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  POST: (ctx) => ctx.services.tunnels.interfaces.enable(ctx.params.id, ctx.auth.user.username),
 });

@@ -1,9 +1,9 @@
 import { peerCreateSchema, peerListQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerPageSchema, PeerSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "Peers of one interface with live telemetry; filters status and search (name), pagination limit/offset (all when no limit)",
@@ -20,16 +20,16 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const { interfaces, peers } = ctx.state.services.tunnels;
+    const { interfaces, peers } = ctx.services.tunnels;
     interfaces.get(ctx.params.id); // 404 for an unknown interface rather than an empty page
     return peers.page({ ...ctx.query, interface_id: ctx.params.id });
   },
   POST: (ctx) =>
-    ctx.state.services.tunnels.peers.create(
+    ctx.services.tunnels.peers.create(
       ctx.params.id,
       ctx.body,
-      ctx.state.auth!.user.username,
+      ctx.auth.user.username,
     ),
 });

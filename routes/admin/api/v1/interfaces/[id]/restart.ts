@@ -1,7 +1,7 @@
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Tear the device down and rebuild it from the store with all enabled peers",
     access: "operator",
@@ -9,7 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  POST: (ctx) =>
-    ctx.state.services.tunnels.interfaces.restart(ctx.params.id, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  POST: (ctx) => ctx.services.tunnels.interfaces.restart(ctx.params.id, ctx.auth.user.username),
 });

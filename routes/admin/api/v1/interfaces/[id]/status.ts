@@ -1,7 +1,7 @@
 import { InterfaceStatusSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "Live state of the interface from one host read: link, listen port, counters, per-peer metrics",
@@ -10,6 +10,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.tunnels.interfaces.status(ctx.params.id),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.tunnels.interfaces.status(ctx.params.id),
 });

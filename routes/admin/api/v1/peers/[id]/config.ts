@@ -1,7 +1,7 @@
 import { configQuerySchema } from "@/lib/tunnel/schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "Download the peer's wg-quick configuration (contains its private key; audited). Without endpoint the wireguard.server_* settings are used; no endpoint at all is 422",
@@ -11,12 +11,12 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const file = ctx.state.services.tunnels.peers.config(
+    const file = ctx.services.tunnels.peers.config(
       ctx.params.id,
       ctx.query,
-      ctx.state.auth!.user.username,
+      ctx.auth.user.username,
     );
     return new Response(file.content, {
       headers: {

@@ -1,7 +1,7 @@
 import { PeerSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary: "Enable the peer: put it on the host (revoked peers: 409)",
     access: "operator",
@@ -9,7 +9,6 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  POST: (ctx) =>
-    ctx.state.services.tunnels.peers.enable(ctx.params.id, ctx.state.auth!.user.username),
+export const handler = define.handlers(meta, {
+  POST: (ctx) => ctx.services.tunnels.peers.enable(ctx.params.id, ctx.auth.user.username),
 });

@@ -1,8 +1,8 @@
 import { qrQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerQrSchema } from "@/lib/tunnel/response_schemas.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "The peer's configuration as a QR code: svg, data_url (PNG) and png_base64 (contains its private key; audited)",
@@ -12,14 +12,14 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     // The images encode a private key: keep them out of caches.
     ctx.headers.set("Cache-Control", "no-store");
-    return ctx.state.services.tunnels.peers.qr(
+    return ctx.services.tunnels.peers.qr(
       ctx.params.id,
       ctx.query,
-      ctx.state.auth!.user.username,
+      ctx.auth.user.username,
     );
   },
 });

@@ -1,6 +1,6 @@
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary:
       "The zone as an RFC 1035 master file (text/dns; text/plain when the client accepts only that)",
@@ -15,9 +15,9 @@ function contentType(accept: string | null): string {
   return a.includes("text/plain") && !a.includes("text/dns") ? "text/plain" : "text/dns";
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const zone = dns.getZone(ctx.params.name).name;
     const text = dns.exportZone(zone);
     // Classless reverse zones hold "/", which a file name cannot.

@@ -8,10 +8,10 @@
  */
 import { ImportJsonInput, ImportQuery, ImportResultSchema } from "@/lib/dns/schema.ts";
 import { ValidationError } from "@/lib/errors.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { decodeBody, readLimited, validate } from "@/server/http/request_body.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary:
       "Load an RFC 1035 master file: raw text/dns or text/plain body (?replace=true), or JSON {zone_file | content, replace?}; creates the zone from its SOA when missing",
@@ -43,11 +43,11 @@ async function readZoneText(req: Request): Promise<{ text: string; replace?: boo
   }
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   async POST(ctx) {
     const { text, replace } = await readZoneText(ctx.req);
     if (text.trim() === "") throw new ValidationError("The zone file is empty");
-    return ctx.state.services.dns.importZone(ctx.state.auth!.user.username, ctx.params.name, text, {
+    return ctx.services.dns.importZone(ctx.auth.user.username, ctx.params.name, text, {
       replace: replace ?? ctx.query.replace ?? false,
     });
   },

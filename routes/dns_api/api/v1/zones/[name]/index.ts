@@ -1,8 +1,8 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { ZoneDetailsSchema, ZoneUpdateInput, ZoneUpdateResultSchema } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "A zone with all fields, its nameservers and DNSSEC state",
     access: "viewer",
@@ -21,11 +21,11 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.dns.getZone(ctx.params.name),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.dns.getZone(ctx.params.name),
   PUT(ctx) {
-    const z = ctx.state.services.dns.updateZone(
-      ctx.state.auth!.user.username,
+    const z = ctx.services.dns.updateZone(
+      ctx.auth.user.username,
       ctx.params.name,
       ctx.body,
     );
@@ -37,6 +37,5 @@ export const handler = defineHandlers(meta, {
     );
     return { name: z.name, ...sent, serial: z.serial, updated_at: z.updated_at };
   },
-  DELETE: (ctx) =>
-    ctx.state.services.dns.deleteZone(ctx.state.auth!.user.username, ctx.params.name),
+  DELETE: (ctx) => ctx.services.dns.deleteZone(ctx.auth.user.username, ctx.params.name),
 });

@@ -1,9 +1,10 @@
 import { ConfirmPage } from "@/components/confirm_page.tsx";
 import type { DnsRecord } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { formFailure } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Confirm deleting a record", access: "operator" },
   POST: { summary: "Delete a record", access: "operator" },
 });
@@ -14,20 +15,20 @@ interface Data {
   error?: string;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Delete record";
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const zone = dns.getZone(ctx.params.name).name;
     return page<Data>({ zone, record: dns.getRecord(zone, ctx.params.id) });
   },
   POST(ctx) {
     ctx.state.title = "Delete record";
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const zone = dns.getZone(ctx.params.name).name;
     const record = dns.getRecord(zone, ctx.params.id);
     try {
-      dns.deleteRecord(ctx.state.auth!.user.username, zone, record.id);
+      dns.deleteRecord(ctx.auth.user.username, zone, record.id);
       return ctx.redirect(`/zones/${encodeURIComponent(zone)}?done=record_deleted`);
     } catch (err) {
       const { form, status } = formFailure(err, {}, []);

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { Field, FormError } from "@/components/form_fields.tsx";
 import { PageHeader } from "@/components/page_header.tsx";
 import type { DnsRecord } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
+import { page, type PageProps } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/http/form.ts";
+import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "Edit a record", access: "operator" },
   POST: {
     summary: "Save a record from the form",
@@ -23,10 +24,10 @@ interface Data {
   form: FormState;
 }
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   GET(ctx) {
     ctx.state.title = "Edit record";
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const record = dns.getRecord(ctx.params.name, ctx.params.id);
     const zone = dns.getZone(ctx.params.name).name;
     return page<Data>({
@@ -37,11 +38,11 @@ export const handler = defineHandlers(meta, {
   },
   POST(ctx) {
     ctx.state.title = "Edit record";
-    const { dns } = ctx.state.services;
+    const { dns } = ctx.services;
     const zone = dns.getZone(ctx.params.name).name;
     const record = dns.getRecord(zone, ctx.params.id);
     try {
-      dns.updateRecord(ctx.state.auth!.user.username, zone, record.id, {
+      dns.updateRecord(ctx.auth.user.username, zone, record.id, {
         value: ctx.body.value,
         ttl: optionalInt(ctx.body, "ttl"),
       });

@@ -1,8 +1,8 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { RecordSchema, RecordUpdateInput } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: { summary: "One record", access: "viewer", response: RecordSchema },
   PUT: {
     summary: "Change a record's value and/or TTL (partial update)",
@@ -13,18 +13,18 @@ export const meta = defineMeta({
   DELETE: { summary: "Delete a record", access: "operator", response: OkSchema },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.dns.getRecord(ctx.params.name, ctx.params.id),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.dns.getRecord(ctx.params.name, ctx.params.id),
   PUT: (ctx) =>
-    ctx.state.services.dns.updateRecord(
-      ctx.state.auth!.user.username,
+    ctx.services.dns.updateRecord(
+      ctx.auth.user.username,
       ctx.params.name,
       ctx.params.id,
       ctx.body,
     ),
   DELETE: (ctx) =>
-    ctx.state.services.dns.deleteRecord(
-      ctx.state.auth!.user.username,
+    ctx.services.dns.deleteRecord(
+      ctx.auth.user.username,
       ctx.params.name,
       ctx.params.id,
     ),

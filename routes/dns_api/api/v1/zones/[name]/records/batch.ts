@@ -6,10 +6,10 @@
  */
 import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
 import { BatchError } from "@/lib/dns/dns_service.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   POST: {
     summary:
       "Apply create/update/delete operations all or none; on failure {error, status, success: false, results}",
@@ -19,11 +19,11 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
+export const handler = define.handlers(meta, {
   POST(ctx) {
     try {
-      return ctx.state.services.dns.batch(
-        ctx.state.auth!.user.username,
+      return ctx.services.dns.batch(
+        ctx.auth.user.username,
         ctx.params.name,
         ctx.body.operations,
       );

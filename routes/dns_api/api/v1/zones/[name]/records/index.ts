@@ -4,10 +4,10 @@ import {
   RecordQuery,
   RecordSchema,
 } from "@/lib/dns/schema.ts";
-import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { Status } from "@/server/http/status.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = defineMeta({
+export const meta = define.meta({
   GET: {
     summary: "The zone's records, SOA first; `type` filters by record type",
     access: "viewer",
@@ -23,8 +23,7 @@ export const meta = defineMeta({
   },
 });
 
-export const handler = defineHandlers(meta, {
-  GET: (ctx) => ctx.state.services.dns.listRecords(ctx.params.name, ctx.query.type),
-  POST: (ctx) =>
-    ctx.state.services.dns.createRecord(ctx.state.auth!.user.username, ctx.params.name, ctx.body),
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.dns.listRecords(ctx.params.name, ctx.query.type),
+  POST: (ctx) => ctx.services.dns.createRecord(ctx.auth.user.username, ctx.params.name, ctx.body),
 });

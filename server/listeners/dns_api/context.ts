@@ -1,0 +1,16 @@
+/**
+ * What the DNS API listener's routes may use: zones and records, its own
+ * JWT login and the users it authenticates. Route files declare themselves
+ * with this `define`.
+ */
+import type { Services } from "../../../lib/services.ts";
+import { createDefine } from "../../http/define.ts";
+
+export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users">;
+
+/** The DNS API listener's slice of the process's services. */
+export function dnsApiServices(s: Services): DnsApiServices {
+  return { log: s.log, dns: s.dns, jwt: s.jwt, auth: s.auth, users: s.users };
+}
+
+export const define = createDefine<DnsApiServices>();
