@@ -2,10 +2,18 @@ import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/ass
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
 import { ManualClock } from "../clock.ts";
-import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
+import {
+  BatchError,
+  ConflictError,
+  type DomainError,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+} from "../errors.ts";
 import { type BusEvent, EventBus } from "../events/bus.ts";
 import type { Store } from "../store/store.ts";
-import { BatchError, DnsService } from "./dns_service.ts";
+import { sqliteDnsRepos } from "./dns_repos.ts";
+import { DnsService } from "./dns_service.ts";
 
 function setup(store: Store) {
   const bus = new EventBus();
@@ -13,14 +21,15 @@ function setup(store: Store) {
   bus.subscribe((e) => events.push(e));
   const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
   const invalidated: string[] = [];
-  const service = new DnsService(
-    store,
-    new AuditLog(store, bus, clock),
-    bus,
+  const service = new DnsService({
+    ...sqliteDnsRepos(store),
+    transactor: store,
+    audit: new AuditLog(store, bus, clock),
+    events: bus,
     clock,
-    { nameservers: ["ns1.{zone}", "ns.provider.net."] },
-    { invalidate: (z) => invalidated.push(z) },
-  );
+    nameservers: ["ns1.{zone}", "ns.provider.net."],
+    index: { invalidate: (z) => invalidated.push(z) },
+  });
   const audit = new AuditLog(store, bus, clock);
   return { service, events, clock, invalidated, audit };
 }
@@ -78,112 +87,26 @@ Deno.test("createZone() and updateZone() bound the SOA timers", async () => {
   assertThrows(() => service.updateZone("a", "nope.com", {}), NotFoundError);
 });
 
-Deno.test("createRecord() validates per type and enforces the zone rules", async () => {
-  await using t = await tempStore();
-  const { service } = setup(t.store);
+/** A zone holding www (A), an apex MX, a CNAME, a delegation and its glue: six records with the SOA. */
+function seeded(store: Store) {
+  const { service } = setup(store);
   service.createZone("a", zone);
   const www = service.createRecord("a", "example.com", {
     domain: "www.example.com.",
     type: "a",
     value: "192.0.2.1",
   });
-  assertEquals([www.domain, www.type, www.value, www.ttl], [
-    "www.example.com",
-    "A",
-    "192.0.2.1",
-    3600,
-  ]);
-  assertMatch(www.id, /^[0-9a-f-]{36}$/);
   const mx = service.createRecord("a", "example.com", {
     domain: "@",
     type: "MX",
     value: "10 mail.example.com",
     ttl: 300,
   });
-  assertEquals(mx.value, "10 mail.example.com.");
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.com",
-        type: "A",
-        value: "192.0.2.1",
-      }),
-    ConflictError,
-    "already exists",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.com",
-        type: "CNAME",
-        value: "x.example.net",
-      }),
-    ConflictError,
-    'Record "www.example.com" of type "CNAME" conflicts with existing data',
-  );
   service.createRecord("a", "example.com", {
     domain: "alias.example.com",
     type: "CNAME",
     value: "www.example.com",
   });
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "alias.example.com",
-        type: "TXT",
-        value: "x",
-      }),
-    ConflictError,
-    "conflicts with an existing CNAME",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "example.com",
-        type: "CNAME",
-        value: "x.example.net",
-      }),
-    ConflictError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.org",
-        type: "A",
-        value: "192.0.2.1",
-      }),
-    UnprocessableError,
-    "outside zone",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.example.com",
-        type: "A",
-        value: "300.1.1.1",
-      }),
-    ValidationError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.example.com",
-        type: "A",
-        value: "1.1.1.1",
-        ttl: -1,
-      }),
-    ValidationError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "example.com",
-        type: "NS",
-        value: "ns9.example.net",
-      }),
-    UnprocessableError,
-    "nameservers",
-  );
   service.createRecord("a", "example.com", {
     domain: "sub.example.com",
     type: "NS",
@@ -194,13 +117,54 @@ Deno.test("createRecord() validates per type and enforces the zone rules", async
     type: "A",
     value: "192.0.2.53",
   });
+  return { service, www, mx };
+}
+
+Deno.test("createRecord() normalizes owner, type and value and defaults the TTL", async () => {
+  await using t = await tempStore();
+  const { service, www, mx } = seeded(t.store);
+  assertEquals([www.domain, www.type, www.value, www.ttl], [
+    "www.example.com",
+    "A",
+    "192.0.2.1",
+    3600,
+  ]);
+  assertMatch(www.id, /^[0-9a-f-]{36}$/);
+  assertEquals(mx.value, "10 mail.example.com.");
+  assertEquals(service.getZone("example.com").records_count, 6);
+  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+});
+
+Deno.test("createRecord() refuses duplicates and enforces CNAME exclusivity", async () => {
+  await using t = await tempStore();
+  const { service } = seeded(t.store);
+  const create = (domain: string, type: string, value: string) => () =>
+    service.createRecord("a", "example.com", { domain, type, value });
+  assertThrows(create("www.example.com", "A", "192.0.2.1"), ConflictError, "already exists");
   assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.sub.example.com",
-        type: "TXT",
-        value: "hidden",
-      }),
+    create("www.example.com", "CNAME", "x.example.net"),
+    ConflictError,
+    'Record "www.example.com" of type "CNAME" conflicts with existing data',
+  );
+  assertThrows(
+    create("alias.example.com", "TXT", "x"),
+    ConflictError,
+    "conflicts with an existing CNAME",
+  );
+  assertThrows(create("example.com", "CNAME", "x.example.net"), ConflictError);
+});
+
+Deno.test("createRecord() refuses names outside the zone, bad data, apex NS and data below a delegation", async () => {
+  await using t = await tempStore();
+  const { service } = seeded(t.store);
+  const create = (domain: string, type: string, value: string, ttl?: number) => () =>
+    service.createRecord("a", "example.com", { domain, type, value, ttl });
+  assertThrows(create("www.example.org", "A", "192.0.2.1"), UnprocessableError, "outside zone");
+  assertThrows(create("x.example.com", "A", "300.1.1.1"), ValidationError);
+  assertThrows(create("x.example.com", "A", "1.1.1.1", -1), ValidationError);
+  assertThrows(create("example.com", "NS", "ns9.example.net"), UnprocessableError, "nameservers");
+  assertThrows(
+    create("x.sub.example.com", "TXT", "hidden"),
     UnprocessableError,
     "below the delegation",
   );
@@ -213,8 +177,51 @@ Deno.test("createRecord() validates per type and enforces the zone rules", async
       }),
     NotFoundError,
   );
-  assertEquals(service.getZone("example.com").records_count, 6);
-  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+});
+
+Deno.test("errors name the field a form shows them at", async () => {
+  await using t = await tempStore();
+  const { service, www } = seeded(t.store);
+  const fieldOf = (fn: () => unknown) => (assertThrows(fn) as DomainError).field;
+  const create = (domain: string, type: string, value: string, ttl?: number) => () =>
+    service.createRecord("a", "example.com", { domain, type, value, ttl });
+  assertEquals(fieldOf(create("www.example.org", "A", "192.0.2.1")), "domain");
+  assertEquals(fieldOf(create("bad..name.example.com", "A", "192.0.2.1")), "domain");
+  assertEquals(fieldOf(create("x.example.com", "A", "300.1.1.1")), "value");
+  assertEquals(fieldOf(create("x.example.com", "A", "1.1.1.1", -1)), "ttl");
+  assertEquals(fieldOf(create("x.example.com", "NOPE", "1")), "type");
+  assertEquals(fieldOf(() => service.createZone("a", zone)), "name");
+  assertEquals(fieldOf(() => service.createZone("a", { ...zone, name: "bad..name" })), "name");
+  assertEquals(
+    fieldOf(() => service.createZone("a", { ...zone, admin_email: "nope" })),
+    "admin_email",
+  );
+  assertEquals(fieldOf(() => service.updateZone("a", "example.com", { retry: 1 })), "retry");
+  assertEquals(
+    fieldOf(() => service.updateZone("a", "example.com", { nameservers: [] })),
+    "nameservers",
+  );
+  service.createRecord("a", "example.com", {
+    domain: "www.example.com",
+    type: "A",
+    value: "192.0.2.2",
+  });
+  assertEquals(
+    fieldOf(() => service.updateRecord("a", "example.com", www.id, { value: "192.0.2.2" })),
+    "value",
+  );
+  const outside = assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nwww.example.org. A 192.0.2.1\n"),
+    ValidationError,
+    'Line 2: name "www.example.org" is outside zone "example.com"',
+  );
+  assertEquals((outside as ValidationError).field, "name");
+  const rule = assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nalias A 192.0.2.1\n"),
+    ConflictError,
+    'Line 2: Record "alias.example.com" of type "A" conflicts with an existing CNAME',
+  );
+  assertEquals((rule as ConflictError).field, undefined);
 });
 
 Deno.test("updateRecord() is partial, deleteRecord() removes, and the SOA is protected", async () => {

@@ -5,7 +5,7 @@
  * operation failed and that nothing was applied.
  */
 import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
-import { BatchError } from "@/lib/dns/dns_service.ts";
+import { BatchError } from "@/lib/errors.ts";
 import { defineHandlers, defineMeta } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
 
