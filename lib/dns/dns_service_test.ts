@@ -3,7 +3,6 @@ import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
 import { ManualClock } from "../clock.ts";
 import {
-  BatchError,
   ConflictError,
   type DomainError,
   NotFoundError,
@@ -287,104 +286,4 @@ Deno.test("every change bumps the serial date-based, is audited in its transacti
   assertEquals(service.getZone("example.com").serial, 2026031500);
   assertEquals(audit.list({ limit: 10, offset: 0 }).total, 5);
   assertEquals(events.filter((e) => e.type === "ZoneChanged").length, 5);
-});
-
-Deno.test("batch() applies all operations in one transaction or none, with a result per operation", async () => {
-  await using t = await tempStore();
-  const { service, events } = setup(t.store);
-  service.createZone("a", zone);
-  const keep = service.createRecord("a", "example.com", {
-    domain: "keep.example.com",
-    type: "A",
-    value: "192.0.2.1",
-  });
-  const gone = service.createRecord("a", "example.com", {
-    domain: "gone.example.com",
-    type: "A",
-    value: "192.0.2.2",
-  });
-  const before = service.getZone("example.com").serial;
-  const ok = service.batch("a", "example.com", [
-    { operation: "create", domain: "new.example.com", type: "TXT", value: "hello" },
-    { operation: "update", id: keep.id, value: "192.0.2.10" },
-    { operation: "delete", id: gone.id },
-  ]);
-  assertEquals(ok.success, true);
-  assertEquals(ok.results.map((r) => [r.operation, r.status]), [["create", "created"], [
-    "update",
-    "updated",
-  ], [
-    "delete",
-    "deleted",
-  ]]);
-  assertEquals(service.getZone("example.com").serial, before + 1, "one serial bump per batch");
-  assertEquals(
-    events.filter((e) => e.type === "ZoneChanged" && e.payload.action === "batch").length,
-    1,
-  );
-
-  const count = service.getZone("example.com").records_count;
-  const err = assertThrows(() =>
-    service.batch("a", "example.com", [
-      { operation: "create", domain: "a.example.com", type: "A", value: "192.0.2.3" },
-      { operation: "update", id: keep.id, value: "not an address" },
-      { operation: "delete", id: "missing" },
-    ]), BatchError) as BatchError;
-  assertEquals(err.index, 1);
-  assert(err.cause instanceof ValidationError);
-  assertEquals(err.results.map((r) => r.status), ["rolled_back", "failed", "skipped"]);
-  assertMatch(err.results[1].error!, /IPv4/);
-  assertEquals(service.getZone("example.com").records_count, count);
-  assertEquals(service.getRecord("example.com", keep.id).value, "192.0.2.10");
-  const nf = assertThrows(
-    () => service.batch("a", "example.com", [{ operation: "delete", id: "missing" }]),
-    BatchError,
-  );
-  assert((nf as BatchError).cause instanceof NotFoundError);
-  assertThrows(() => service.batch("a", "example.com", []), ValidationError);
-});
-
-Deno.test("importZone() merges or replaces records and takes the file's SOA fields", async () => {
-  await using t = await tempStore();
-  const { service } = setup(t.store);
-  service.createZone("a", zone);
-  service.createRecord("a", "example.com", {
-    domain: "old.example.com",
-    type: "A",
-    value: "192.0.2.1",
-  });
-  const file = `$TTL 300
-@ SOA ns1 admin 2030010100 7200 900 1209600 60
-@ NS ns1
-@ NS ns2.example.net.
-www A 192.0.2.80
-old A 192.0.2.1
-`;
-  const merged = service.importZone("a", "example.com", file);
-  assertEquals([merged.created, merged.added, merged.skipped, merged.removed], [false, 1, 1, 0]);
-  assertEquals(merged.serial, 2030010100, "a serial ahead in the file is kept");
-  const z = service.getZone("example.com");
-  assertEquals([z.admin_email, z.refresh, z.minimum, z.default_ttl], [
-    "admin@example.com",
-    7200,
-    60,
-    300,
-  ]);
-  assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net", "ns2.example.net"]);
-  const replaced = service.importZone("a", "example.com", file.replace("old A 192.0.2.1\n", ""), {
-    replace: true,
-  });
-  assertEquals([replaced.added, replaced.removed], [1, 2]);
-  assertEquals(service.getZone("example.com").nameservers, ["ns1.example.com", "ns2.example.net"]);
-  assertEquals(service.getZone("example.com").records_count, 2);
-  assertThrows(
-    () => service.importZone("a", "new.example", "www 60 A 192.0.2.1\n"),
-    UnprocessableError,
-    "no SOA",
-  );
-  assertThrows(
-    () => service.importZone("a", "example.com", "$TTL 60\nx CNAME a\nx A 192.0.2.1\n"),
-    ConflictError,
-  );
-  assertEquals(service.getZone("example.com").records_count, 2, "a failed import changes nothing");
 });
