@@ -9,6 +9,7 @@
 import { AuditLog } from "../lib/audit/audit.ts";
 import { systemClock } from "../lib/clock.ts";
 import { parseAcl } from "../lib/dns/acl.ts";
+import { sqliteDnsRepos } from "../lib/dns/dns_repos.ts";
 import { DnsService } from "../lib/dns/dns_service.ts";
 import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
@@ -91,10 +92,17 @@ async function dnsperf(port: number, file: string): Promise<{ qps: number; lost:
 const dir = await Deno.makeTempDir({ prefix: "palisade-bench-dns-" });
 const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
 const bus = new EventBus();
-const index = new DnsIndex(store);
-const service = new DnsService(store, new AuditLog(store, bus, systemClock), bus, systemClock, {
+const repos = sqliteDnsRepos(store);
+const index = new DnsIndex(repos);
+const service = new DnsService({
+  ...repos,
+  transactor: store,
+  audit: new AuditLog(store, bus, systemClock),
+  events: bus,
+  clock: systemClock,
   nameservers: ["ns1.{zone}"],
-}, index);
+  index,
+});
 service.importZone("bench", ZONE, zoneText());
 index.load();
 const exported = service.exportZone(ZONE);

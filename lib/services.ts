@@ -23,6 +23,7 @@ import { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
 import { parseAcl } from "./dns/acl.ts";
+import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { DnsResponder } from "./dns/responder.ts";
 import { DnsIndex } from "./dns/zone_index.ts";
@@ -130,24 +131,20 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     }),
   });
 
-  const dnsIndex = new DnsIndex(store);
+  const dnsRepos = sqliteDnsRepos(store);
+  const dnsIndex = new DnsIndex(dnsRepos);
   dnsIndex.load();
-  const dns = new DnsService(
-    store,
+  const dns = new DnsService({
+    ...dnsRepos,
+    transactor: store,
     audit,
     events,
     clock,
-    { nameservers: config.dns.nameservers },
-    dnsIndex,
-  );
-  const dnsResponder = new DnsResponder(dnsIndex, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
-  system.addProbe({
-    name: "dns",
-    summary: () =>
-      store.get<{ zones: number; records: number }>(
-        "SELECT (SELECT count(*) FROM dns_zones) AS zones, (SELECT count(*) FROM dns_records) AS records",
-      )!,
+    nameservers: config.dns.nameservers,
+    index: dnsIndex,
   });
+  const dnsResponder = new DnsResponder(dnsIndex, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
+  system.addProbe({ name: "dns", summary: () => dnsRepos.zones.counts() });
 
   const driver = opts.driver ??
     selectDriver({ driver: config.hostDriver, netns: config.host.netns, logger: log });

@@ -2,10 +2,17 @@ import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/ass
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
 import { ManualClock } from "../clock.ts";
-import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
+import {
+  ConflictError,
+  type DomainError,
+  NotFoundError,
+  UnprocessableError,
+  ValidationError,
+} from "../errors.ts";
 import { type BusEvent, EventBus } from "../events/bus.ts";
 import type { Store } from "../store/store.ts";
-import { BatchError, DnsService } from "./dns_service.ts";
+import { sqliteDnsRepos } from "./dns_repos.ts";
+import { DnsService } from "./dns_service.ts";
 
 function setup(store: Store) {
   const bus = new EventBus();
@@ -13,14 +20,15 @@ function setup(store: Store) {
   bus.subscribe((e) => events.push(e));
   const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
   const invalidated: string[] = [];
-  const service = new DnsService(
-    store,
-    new AuditLog(store, bus, clock),
-    bus,
+  const service = new DnsService({
+    ...sqliteDnsRepos(store),
+    transactor: store,
+    audit: new AuditLog(store, bus, clock),
+    events: bus,
     clock,
-    { nameservers: ["ns1.{zone}", "ns.provider.net."] },
-    { invalidate: (z) => invalidated.push(z) },
-  );
+    nameservers: ["ns1.{zone}", "ns.provider.net."],
+    index: { invalidate: (z) => invalidated.push(z) },
+  });
   const audit = new AuditLog(store, bus, clock);
   return { service, events, clock, invalidated, audit };
 }
@@ -78,112 +86,26 @@ Deno.test("createZone() and updateZone() bound the SOA timers", async () => {
   assertThrows(() => service.updateZone("a", "nope.com", {}), NotFoundError);
 });
 
-Deno.test("createRecord() validates per type and enforces the zone rules", async () => {
-  await using t = await tempStore();
-  const { service } = setup(t.store);
+/** A zone holding www (A), an apex MX, a CNAME, a delegation and its glue: six records with the SOA. */
+function seeded(store: Store) {
+  const { service } = setup(store);
   service.createZone("a", zone);
   const www = service.createRecord("a", "example.com", {
     domain: "www.example.com.",
     type: "a",
     value: "192.0.2.1",
   });
-  assertEquals([www.domain, www.type, www.value, www.ttl], [
-    "www.example.com",
-    "A",
-    "192.0.2.1",
-    3600,
-  ]);
-  assertMatch(www.id, /^[0-9a-f-]{36}$/);
   const mx = service.createRecord("a", "example.com", {
     domain: "@",
     type: "MX",
     value: "10 mail.example.com",
     ttl: 300,
   });
-  assertEquals(mx.value, "10 mail.example.com.");
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.com",
-        type: "A",
-        value: "192.0.2.1",
-      }),
-    ConflictError,
-    "already exists",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.com",
-        type: "CNAME",
-        value: "x.example.net",
-      }),
-    ConflictError,
-    'Record "www.example.com" of type "CNAME" conflicts with existing data',
-  );
   service.createRecord("a", "example.com", {
     domain: "alias.example.com",
     type: "CNAME",
     value: "www.example.com",
   });
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "alias.example.com",
-        type: "TXT",
-        value: "x",
-      }),
-    ConflictError,
-    "conflicts with an existing CNAME",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "example.com",
-        type: "CNAME",
-        value: "x.example.net",
-      }),
-    ConflictError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "www.example.org",
-        type: "A",
-        value: "192.0.2.1",
-      }),
-    UnprocessableError,
-    "outside zone",
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.example.com",
-        type: "A",
-        value: "300.1.1.1",
-      }),
-    ValidationError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.example.com",
-        type: "A",
-        value: "1.1.1.1",
-        ttl: -1,
-      }),
-    ValidationError,
-  );
-  assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "example.com",
-        type: "NS",
-        value: "ns9.example.net",
-      }),
-    UnprocessableError,
-    "nameservers",
-  );
   service.createRecord("a", "example.com", {
     domain: "sub.example.com",
     type: "NS",
@@ -194,13 +116,54 @@ Deno.test("createRecord() validates per type and enforces the zone rules", async
     type: "A",
     value: "192.0.2.53",
   });
+  return { service, www, mx };
+}
+
+Deno.test("createRecord() normalizes owner, type and value and defaults the TTL", async () => {
+  await using t = await tempStore();
+  const { service, www, mx } = seeded(t.store);
+  assertEquals([www.domain, www.type, www.value, www.ttl], [
+    "www.example.com",
+    "A",
+    "192.0.2.1",
+    3600,
+  ]);
+  assertMatch(www.id, /^[0-9a-f-]{36}$/);
+  assertEquals(mx.value, "10 mail.example.com.");
+  assertEquals(service.getZone("example.com").records_count, 6);
+  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+});
+
+Deno.test("createRecord() refuses duplicates and enforces CNAME exclusivity", async () => {
+  await using t = await tempStore();
+  const { service } = seeded(t.store);
+  const create = (domain: string, type: string, value: string) => () =>
+    service.createRecord("a", "example.com", { domain, type, value });
+  assertThrows(create("www.example.com", "A", "192.0.2.1"), ConflictError, "already exists");
   assertThrows(
-    () =>
-      service.createRecord("a", "example.com", {
-        domain: "x.sub.example.com",
-        type: "TXT",
-        value: "hidden",
-      }),
+    create("www.example.com", "CNAME", "x.example.net"),
+    ConflictError,
+    'Record "www.example.com" of type "CNAME" conflicts with existing data',
+  );
+  assertThrows(
+    create("alias.example.com", "TXT", "x"),
+    ConflictError,
+    "conflicts with an existing CNAME",
+  );
+  assertThrows(create("example.com", "CNAME", "x.example.net"), ConflictError);
+});
+
+Deno.test("createRecord() refuses names outside the zone, bad data, apex NS and data below a delegation", async () => {
+  await using t = await tempStore();
+  const { service } = seeded(t.store);
+  const create = (domain: string, type: string, value: string, ttl?: number) => () =>
+    service.createRecord("a", "example.com", { domain, type, value, ttl });
+  assertThrows(create("www.example.org", "A", "192.0.2.1"), UnprocessableError, "outside zone");
+  assertThrows(create("x.example.com", "A", "300.1.1.1"), ValidationError);
+  assertThrows(create("x.example.com", "A", "1.1.1.1", -1), ValidationError);
+  assertThrows(create("example.com", "NS", "ns9.example.net"), UnprocessableError, "nameservers");
+  assertThrows(
+    create("x.sub.example.com", "TXT", "hidden"),
     UnprocessableError,
     "below the delegation",
   );
@@ -213,8 +176,51 @@ Deno.test("createRecord() validates per type and enforces the zone rules", async
       }),
     NotFoundError,
   );
-  assertEquals(service.getZone("example.com").records_count, 6);
-  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+});
+
+Deno.test("errors name the field a form shows them at", async () => {
+  await using t = await tempStore();
+  const { service, www } = seeded(t.store);
+  const fieldOf = (fn: () => unknown) => (assertThrows(fn) as DomainError).field;
+  const create = (domain: string, type: string, value: string, ttl?: number) => () =>
+    service.createRecord("a", "example.com", { domain, type, value, ttl });
+  assertEquals(fieldOf(create("www.example.org", "A", "192.0.2.1")), "domain");
+  assertEquals(fieldOf(create("bad..name.example.com", "A", "192.0.2.1")), "domain");
+  assertEquals(fieldOf(create("x.example.com", "A", "300.1.1.1")), "value");
+  assertEquals(fieldOf(create("x.example.com", "A", "1.1.1.1", -1)), "ttl");
+  assertEquals(fieldOf(create("x.example.com", "NOPE", "1")), "type");
+  assertEquals(fieldOf(() => service.createZone("a", zone)), "name");
+  assertEquals(fieldOf(() => service.createZone("a", { ...zone, name: "bad..name" })), "name");
+  assertEquals(
+    fieldOf(() => service.createZone("a", { ...zone, admin_email: "nope" })),
+    "admin_email",
+  );
+  assertEquals(fieldOf(() => service.updateZone("a", "example.com", { retry: 1 })), "retry");
+  assertEquals(
+    fieldOf(() => service.updateZone("a", "example.com", { nameservers: [] })),
+    "nameservers",
+  );
+  service.createRecord("a", "example.com", {
+    domain: "www.example.com",
+    type: "A",
+    value: "192.0.2.2",
+  });
+  assertEquals(
+    fieldOf(() => service.updateRecord("a", "example.com", www.id, { value: "192.0.2.2" })),
+    "value",
+  );
+  const outside = assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nwww.example.org. A 192.0.2.1\n"),
+    ValidationError,
+    'Line 2: name "www.example.org" is outside zone "example.com"',
+  );
+  assertEquals((outside as ValidationError).field, "name");
+  const rule = assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nalias A 192.0.2.1\n"),
+    ConflictError,
+    'Line 2: Record "alias.example.com" of type "A" conflicts with an existing CNAME',
+  );
+  assertEquals((rule as ConflictError).field, undefined);
 });
 
 Deno.test("updateRecord() is partial, deleteRecord() removes, and the SOA is protected", async () => {
@@ -280,104 +286,4 @@ Deno.test("every change bumps the serial date-based, is audited in its transacti
   assertEquals(service.getZone("example.com").serial, 2026031500);
   assertEquals(audit.list({ limit: 10, offset: 0 }).total, 5);
   assertEquals(events.filter((e) => e.type === "ZoneChanged").length, 5);
-});
-
-Deno.test("batch() applies all operations in one transaction or none, with a result per operation", async () => {
-  await using t = await tempStore();
-  const { service, events } = setup(t.store);
-  service.createZone("a", zone);
-  const keep = service.createRecord("a", "example.com", {
-    domain: "keep.example.com",
-    type: "A",
-    value: "192.0.2.1",
-  });
-  const gone = service.createRecord("a", "example.com", {
-    domain: "gone.example.com",
-    type: "A",
-    value: "192.0.2.2",
-  });
-  const before = service.getZone("example.com").serial;
-  const ok = service.batch("a", "example.com", [
-    { operation: "create", domain: "new.example.com", type: "TXT", value: "hello" },
-    { operation: "update", id: keep.id, value: "192.0.2.10" },
-    { operation: "delete", id: gone.id },
-  ]);
-  assertEquals(ok.success, true);
-  assertEquals(ok.results.map((r) => [r.operation, r.status]), [["create", "created"], [
-    "update",
-    "updated",
-  ], [
-    "delete",
-    "deleted",
-  ]]);
-  assertEquals(service.getZone("example.com").serial, before + 1, "one serial bump per batch");
-  assertEquals(
-    events.filter((e) => e.type === "ZoneChanged" && e.payload.action === "batch").length,
-    1,
-  );
-
-  const count = service.getZone("example.com").records_count;
-  const err = assertThrows(() =>
-    service.batch("a", "example.com", [
-      { operation: "create", domain: "a.example.com", type: "A", value: "192.0.2.3" },
-      { operation: "update", id: keep.id, value: "not an address" },
-      { operation: "delete", id: "missing" },
-    ]), BatchError) as BatchError;
-  assertEquals(err.index, 1);
-  assert(err.cause instanceof ValidationError);
-  assertEquals(err.results.map((r) => r.status), ["rolled_back", "failed", "skipped"]);
-  assertMatch(err.results[1].error!, /IPv4/);
-  assertEquals(service.getZone("example.com").records_count, count);
-  assertEquals(service.getRecord("example.com", keep.id).value, "192.0.2.10");
-  const nf = assertThrows(
-    () => service.batch("a", "example.com", [{ operation: "delete", id: "missing" }]),
-    BatchError,
-  );
-  assert((nf as BatchError).cause instanceof NotFoundError);
-  assertThrows(() => service.batch("a", "example.com", []), ValidationError);
-});
-
-Deno.test("importZone() merges or replaces records and takes the file's SOA fields", async () => {
-  await using t = await tempStore();
-  const { service } = setup(t.store);
-  service.createZone("a", zone);
-  service.createRecord("a", "example.com", {
-    domain: "old.example.com",
-    type: "A",
-    value: "192.0.2.1",
-  });
-  const file = `$TTL 300
-@ SOA ns1 admin 2030010100 7200 900 1209600 60
-@ NS ns1
-@ NS ns2.example.net.
-www A 192.0.2.80
-old A 192.0.2.1
-`;
-  const merged = service.importZone("a", "example.com", file);
-  assertEquals([merged.created, merged.added, merged.skipped, merged.removed], [false, 1, 1, 0]);
-  assertEquals(merged.serial, 2030010100, "a serial ahead in the file is kept");
-  const z = service.getZone("example.com");
-  assertEquals([z.admin_email, z.refresh, z.minimum, z.default_ttl], [
-    "admin@example.com",
-    7200,
-    60,
-    300,
-  ]);
-  assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net", "ns2.example.net"]);
-  const replaced = service.importZone("a", "example.com", file.replace("old A 192.0.2.1\n", ""), {
-    replace: true,
-  });
-  assertEquals([replaced.added, replaced.removed], [1, 2]);
-  assertEquals(service.getZone("example.com").nameservers, ["ns1.example.com", "ns2.example.net"]);
-  assertEquals(service.getZone("example.com").records_count, 2);
-  assertThrows(
-    () => service.importZone("a", "new.example", "www 60 A 192.0.2.1\n"),
-    UnprocessableError,
-    "no SOA",
-  );
-  assertThrows(
-    () => service.importZone("a", "example.com", "$TTL 60\nx CNAME a\nx A 192.0.2.1\n"),
-    ConflictError,
-  );
-  assertEquals(service.getZone("example.com").records_count, 2, "a failed import changes nothing");
 });

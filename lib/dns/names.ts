@@ -77,7 +77,7 @@ export function ownerInZone(input: string, zone: string, field = "domain"): stri
     ? zone
     : normalizeName(trimmed, field, { wildcard: true });
   if (!inZone(name, zone)) {
-    throw new UnprocessableError(`Name "${input}" is outside zone "${zone}"`);
+    throw new UnprocessableError(`Name "${input}" is outside zone "${zone}"`, field);
   }
   return name;
 }

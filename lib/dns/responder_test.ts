@@ -4,6 +4,7 @@ import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
 import { systemClock } from "../clock.ts";
 import { EventBus } from "../events/bus.ts";
+import { sqliteDnsRepos } from "./dns_repos.ts";
 import { DnsService } from "./dns_service.ts";
 import { dnsPacket } from "./packet.ts";
 import { DnsResponder } from "./responder.ts";
@@ -19,17 +20,17 @@ function ask(r: DnsResponder, name: string, type: string, id = 1) {
 Deno.test("DnsResponder answers from the cache with the new ID and case, and drops the cache when the index changes", async () => {
   await using t = await tempStore();
   const bus = new EventBus();
-  const index = new DnsIndex(t.store);
-  const service = new DnsService(
-    t.store,
-    new AuditLog(t.store, bus, systemClock),
-    bus,
-    systemClock,
-    {
-      nameservers: ["ns1.example.com"],
-    },
+  const repos = sqliteDnsRepos(t.store);
+  const index = new DnsIndex(repos);
+  const service = new DnsService({
+    ...repos,
+    transactor: t.store,
+    audit: new AuditLog(t.store, bus, systemClock),
+    events: bus,
+    clock: systemClock,
+    nameservers: ["ns1.example.com"],
     index,
-  );
+  });
   index.load();
   const r = new DnsResponder(index, { axfrAllowed: () => false });
   service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
@@ -57,18 +58,18 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
 
 Deno.test("DnsResponder fully decodes messages beyond a bare question: extra records answered, two OPTs FORMERR", async () => {
   await using t = await tempStore();
-  const index = new DnsIndex(t.store);
+  const repos = sqliteDnsRepos(t.store);
+  const index = new DnsIndex(repos);
   const bus = new EventBus();
-  const service = new DnsService(
-    t.store,
-    new AuditLog(t.store, bus, systemClock),
-    bus,
-    systemClock,
-    {
-      nameservers: ["ns1.example.com"],
-    },
+  const service = new DnsService({
+    ...repos,
+    transactor: t.store,
+    audit: new AuditLog(t.store, bus, systemClock),
+    events: bus,
+    clock: systemClock,
+    nameservers: ["ns1.example.com"],
     index,
-  );
+  });
   service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
   const r = new DnsResponder(index, { axfrAllowed: () => false });
   const opt = { name: ".", type: "OPT", udpPayloadSize: 4096, flags: 0, options: [] };

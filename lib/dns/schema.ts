@@ -5,7 +5,7 @@
  * zone rules are checked by `DnsService`, which owns their meaning.
  */
 import { z } from "zod";
-import { MAX_BATCH } from "./dns_service.ts";
+import { MAX_BATCH } from "./record_batch.ts";
 import { MAX_TTL, SOA_LIMITS, type SoaTimers } from "./soa.ts";
 
 /** A timer field with the bounds of docs/dns.md, so OpenAPI shows them too. */

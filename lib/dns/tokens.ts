@@ -71,39 +71,51 @@ export function lex(text: string, field = "zone"): Entry[] {
       i++;
       continue;
     }
-    if (c === '"') {
-      let j = i + 1;
-      let out = "";
-      while (j < text.length && text[j] !== '"') {
-        if (text[j] === "\n") fail("unterminated quoted string");
-        if (text[j] === "\\" && j + 1 < text.length) {
-          out += text[j] + text[j + 1];
-          j += 2;
-        } else {
-          out += text[j++];
-        }
-      }
-      if (j >= text.length) fail("unterminated quoted string");
-      tokens.push({ text: out, quoted: true });
-      i = j + 1;
-      continue;
-    }
-    let j = i;
-    let out = "";
-    while (j < text.length && !' \t\r\n;()"'.includes(text[j])) {
-      if (text[j] === "\\" && j + 1 < text.length) {
-        out += text[j] + text[j + 1];
-        j += 2;
-      } else {
-        out += text[j++];
-      }
-    }
-    tokens.push({ text: out, quoted: false });
-    i = j;
+    const token = c === '"' ? readQuoted(text, i, fail) : readWord(text, i);
+    tokens.push(token.token);
+    i = token.end;
   }
   if (depth !== 0) fail(`unbalanced "("`);
   flush();
   return entries;
+}
+
+/** A token and the offset just past it. */
+interface Scanned {
+  token: Token;
+  end: number;
+}
+
+/** The quoted string opening at `start`; escapes are kept as written. */
+function readQuoted(text: string, start: number, fail: (why: string) => never): Scanned {
+  let j = start + 1;
+  let out = "";
+  while (j < text.length && text[j] !== '"') {
+    if (text[j] === "\n") fail("unterminated quoted string");
+    if (text[j] === "\\" && j + 1 < text.length) {
+      out += text[j] + text[j + 1];
+      j += 2;
+    } else {
+      out += text[j++];
+    }
+  }
+  if (j >= text.length) fail("unterminated quoted string");
+  return { token: { text: out, quoted: true }, end: j + 1 };
+}
+
+/** The unquoted word starting at `start`, up to white space, ";", a parenthesis or a quote. */
+function readWord(text: string, start: number): Scanned {
+  let j = start;
+  let out = "";
+  while (j < text.length && !' \t\r\n;()"'.includes(text[j])) {
+    if (text[j] === "\\" && j + 1 < text.length) {
+      out += text[j] + text[j + 1];
+      j += 2;
+    } else {
+      out += text[j++];
+    }
+  }
+  return { token: { text: out, quoted: false }, end: j };
 }
 
 /** The tokens of a single value such as `10 mail.example.com.` or `"a" "b"`. */

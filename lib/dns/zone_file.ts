@@ -8,7 +8,7 @@ import { ValidationError } from "../errors.ts";
 import { fqdn, inZone, normalizeName } from "./names.ts";
 import { normalizeType, parseRdata } from "./rdata.ts";
 import { isTtl, type ParsedSoa, parseSoa, parseTtl } from "./soa.ts";
-import { lex, type Token } from "./tokens.ts";
+import { type Entry, lex, type Token } from "./tokens.ts";
 
 /** One record read from a zone file, names normalized, data canonical. */
 export interface ZoneFileRecord {
@@ -28,89 +28,123 @@ export interface ParsedZone {
 
 const CLASSES = new Set(["IN", "CH", "HS", "CS"]);
 
+/** Where the parser stands between entries: the directives and owner seen so far. */
+interface ParseState {
+  zone: string;
+  field: string;
+  origin: string;
+  defaultTtl?: number;
+  lastTtl?: number;
+  lastOwner?: string;
+  out: ParsedZone;
+}
+
 /** Parses master-file `text` for `zone`; throws ValidationError naming the line on any error. */
 export function parseZoneFile(text: string, zone: string, field = "zone"): ParsedZone {
-  let origin = zone;
-  let defaultTtl: number | undefined;
-  let lastTtl: number | undefined;
-  let lastOwner: string | undefined;
-  const out: ParsedZone = { records: [] };
+  const state: ParseState = { zone, field, origin: zone, out: { records: [] } };
+  // lex() names the line of its own errors; an entry's errors are given its line here.
   for (const entry of lex(text, field)) {
-    const at = (why: string): never => {
-      throw new ValidationError(`Line ${entry.line}: ${why}`, field);
-    };
-    const tokens = entry.tokens;
     try {
-      const first = tokens[0];
-      if (!entry.blankOwner && !first.quoted && first.text.startsWith("$")) {
-        const directive = first.text.toUpperCase();
-        if (directive === "$ORIGIN") {
-          if (tokens.length !== 2) at("$ORIGIN takes one name");
-          origin = absolute(tokens[1].text, origin, field);
-        } else if (directive === "$TTL") {
-          if (tokens.length !== 2) at("$TTL takes one value");
-          defaultTtl = parseTtl(tokens[1].text, field);
-        } else {
-          at(`directive "${first.text}" is not supported`);
-        }
-        continue;
-      }
-      let i = 0;
-      let owner: string;
-      if (entry.blankOwner) {
-        if (lastOwner === undefined) at("the first record has no owner name");
-        owner = lastOwner!;
-      } else {
-        owner = absolute(tokens[0].text, origin, field, true);
-        i = 1;
-      }
-      lastOwner = owner;
-      let ttl: number | undefined;
-      let klass: string | undefined;
-      for (let k = 0; k < 2 && i < tokens.length; k++) {
-        const t = tokens[i].text;
-        if (ttl === undefined && isTtl(t)) {
-          ttl = parseTtl(t, field);
-          i++;
-        } else if (klass === undefined && CLASSES.has(t.toUpperCase())) {
-          klass = t.toUpperCase();
-          i++;
-        }
-      }
-      if (klass && klass !== "IN") at(`class "${klass}" is not supported`);
-      if (i >= tokens.length) at("missing record type");
-      const type = normalizeType(tokens[i].text, field);
-      const rdata: Token[] = tokens.slice(i + 1);
-      if (ttl !== undefined) lastTtl = ttl;
-      // RFC 2308 §4: $TTL is the default; before RFC 2308 the last explicit TTL was.
-      const effectiveTtl = ttl ?? defaultTtl ?? lastTtl;
-      if (!inZone(owner, zone)) at(`name "${owner}" is outside zone "${zone}"`);
-      if (type === "SOA") {
-        if (owner !== zone) at(`SOA record at "${owner}" is not at the zone apex`);
-        if (out.soa) at("a second SOA record");
-        const soa = parseSoa(rdata, origin, field);
-        // With neither an explicit TTL nor $TTL, BIND uses the SOA minimum.
-        out.soa = { ...soa, ttl: effectiveTtl ?? soa.minimum };
-        if (lastTtl === undefined && defaultTtl === undefined) lastTtl = out.soa.ttl;
-        continue;
-      }
-      if (effectiveTtl === undefined) at("no TTL given and no $TTL before it");
-      const parsed = parseRdata(type, rdata, origin, field);
-      out.records.push({
-        name: owner,
-        type,
-        ttl: effectiveTtl!,
-        value: parsed.value,
-        line: entry.line,
-      });
+      readEntry(state, entry);
     } catch (err) {
-      if (err instanceof ValidationError && !err.message.startsWith("Line ")) {
-        throw new ValidationError(`Line ${entry.line}: ${err.message}`, field);
+      if (err instanceof ValidationError) {
+        throw err.withMessage(`Line ${entry.line}: ${err.message}`);
       }
       throw err;
     }
   }
-  return out;
+  return state.out;
+}
+
+function fail(why: string, field: string): never {
+  throw new ValidationError(why, field);
+}
+
+function readEntry(s: ParseState, entry: Entry): void {
+  const first = entry.tokens[0];
+  if (!entry.blankOwner && !first.quoted && first.text.startsWith("$")) {
+    readDirective(s, entry.tokens);
+  } else {
+    readRecord(s, entry);
+  }
+}
+
+function readDirective(s: ParseState, tokens: Token[]): void {
+  const directive = tokens[0].text.toUpperCase();
+  if (directive === "$ORIGIN") {
+    if (tokens.length !== 2) fail("$ORIGIN takes one name", s.field);
+    s.origin = absolute(tokens[1].text, s.origin, s.field);
+  } else if (directive === "$TTL") {
+    if (tokens.length !== 2) fail("$TTL takes one value", s.field);
+    s.defaultTtl = parseTtl(tokens[1].text, s.field);
+  } else {
+    fail(`directive "${tokens[0].text}" is not supported`, s.field);
+  }
+}
+
+function readRecord(s: ParseState, entry: Entry): void {
+  const { tokens } = entry;
+  let i = 0;
+  let owner: string;
+  if (entry.blankOwner) {
+    if (s.lastOwner === undefined) fail("the first record has no owner name", s.field);
+    owner = s.lastOwner!;
+  } else {
+    owner = absolute(tokens[0].text, s.origin, s.field, true);
+    i = 1;
+  }
+  s.lastOwner = owner;
+  const { ttl, klass, next } = readTtlAndClass(tokens, i, s.field);
+  i = next;
+  if (klass && klass !== "IN") fail(`class "${klass}" is not supported`, s.field);
+  if (i >= tokens.length) fail("missing record type", s.field);
+  const type = normalizeType(tokens[i].text, s.field);
+  const rdata: Token[] = tokens.slice(i + 1);
+  if (ttl !== undefined) s.lastTtl = ttl;
+  // RFC 2308 §4: $TTL is the default; before RFC 2308 the last explicit TTL was.
+  const effectiveTtl = ttl ?? s.defaultTtl ?? s.lastTtl;
+  // Names outside the zone may as well mean the zone name given is wrong: the error is the zone name's.
+  if (!inZone(owner, s.zone)) fail(`name "${owner}" is outside zone "${s.zone}"`, "name");
+  if (type === "SOA") {
+    if (owner !== s.zone) fail(`SOA record at "${owner}" is not at the zone apex`, s.field);
+    if (s.out.soa) fail("a second SOA record", s.field);
+    const soa = parseSoa(rdata, s.origin, s.field);
+    // With neither an explicit TTL nor $TTL, BIND uses the SOA minimum.
+    s.out.soa = { ...soa, ttl: effectiveTtl ?? soa.minimum };
+    if (s.lastTtl === undefined && s.defaultTtl === undefined) s.lastTtl = s.out.soa.ttl;
+    return;
+  }
+  if (effectiveTtl === undefined) fail("no TTL given and no $TTL before it", s.field);
+  const parsed = parseRdata(type, rdata, s.origin, s.field);
+  s.out.records.push({
+    name: owner,
+    type,
+    ttl: effectiveTtl!,
+    value: parsed.value,
+    line: entry.line,
+  });
+}
+
+/** The optional TTL and class after the owner, in either order. */
+function readTtlAndClass(
+  tokens: Token[],
+  from: number,
+  field: string,
+): { ttl?: number; klass?: string; next: number } {
+  let i = from;
+  let ttl: number | undefined;
+  let klass: string | undefined;
+  for (let k = 0; k < 2 && i < tokens.length; k++) {
+    const t = tokens[i].text;
+    if (ttl === undefined && isTtl(t)) {
+      ttl = parseTtl(t, field);
+      i++;
+    } else if (klass === undefined && CLASSES.has(t.toUpperCase())) {
+      klass = t.toUpperCase();
+      i++;
+    }
+  }
+  return { ttl, klass, next: i };
 }
 
 function absolute(text: string, origin: string, field: string, wildcard = false): string {

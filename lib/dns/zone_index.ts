@@ -5,10 +5,11 @@
  * from a query per packet.
  */
 import { Buffer } from "node:buffer";
-import type { Store } from "../store/store.ts";
+import type { DnsRepos } from "./dns_repos.ts";
 import { parentName } from "./names.ts";
 import { parseRdata, typeCode } from "./rdata.ts";
 import { soaWire } from "./soa.ts";
+import { primaryOf } from "./soa_serial.ts";
 
 export const T_A = 1;
 export const T_NS = 2;
@@ -41,20 +42,6 @@ export interface ZoneData {
   cuts: Set<string>;
 }
 
-interface ZoneRow {
-  name: string;
-  admin_email: string;
-  serial: number;
-  refresh: number;
-  retry: number;
-  expire: number;
-  minimum: number;
-  default_ttl: number;
-  nameservers: string;
-  ns_ttl: number | null;
-  mname: string | null;
-}
-
 function addRR(
   nodes: Map<string, Node>,
   owner: string,
@@ -72,22 +59,17 @@ function addRR(
   set.targets.push(target);
 }
 
-/** Builds one zone's answer data from its store rows. */
-export function buildZone(store: Store, zone: string): ZoneData | undefined {
-  const z = store.get<ZoneRow>("SELECT * FROM dns_zones WHERE name = ?", zone);
+/** Builds one zone's answer data from its stored zone and records. */
+export function buildZone(repos: DnsRepos, zone: string): ZoneData | undefined {
+  const z = repos.zones.get(zone);
   if (!z) return undefined;
   const nodes = new Map<string, Node>();
-  const nameservers = JSON.parse(z.nameservers) as string[];
-  addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: z.mname ?? nameservers[0] }));
-  for (const ns of nameservers) {
+  addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: primaryOf(z) }));
+  for (const ns of z.nameservers) {
     const r = parseRdata("NS", `${ns}.`, null);
     addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);
   }
-  const rows = store.all<{ name: string; type: string; value: string; ttl: number }>(
-    "SELECT name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
-    zone,
-  );
-  for (const row of rows) {
+  for (const row of repos.records.data(zone)) {
     const r = parseRdata(row.type, row.value, null);
     addRR(nodes, row.name, typeCode(row.type), row.ttl, r.wire, r.target);
   }
@@ -107,13 +89,13 @@ export class DnsIndex {
   #zones = new Map<string, ZoneData>();
   #generation = 0;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly repos: DnsRepos) {}
 
   /** Loads every zone from the store. */
   load(): void {
     const next = new Map<string, ZoneData>();
-    for (const { name } of this.store.all<{ name: string }>("SELECT name FROM dns_zones")) {
-      const z = buildZone(this.store, name);
+    for (const name of this.repos.zones.names()) {
+      const z = buildZone(this.repos, name);
       if (z) next.set(name, z);
     }
     this.#zones = next;
@@ -122,7 +104,7 @@ export class DnsIndex {
 
   /** Rebuilds `zone` from the store (dropping it when deleted). */
   invalidate(zone: string): void {
-    const z = buildZone(this.store, zone);
+    const z = buildZone(this.repos, zone);
     if (z) this.#zones.set(zone, z);
     else this.#zones.delete(zone);
     this.#generation++;

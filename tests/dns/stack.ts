@@ -5,6 +5,7 @@
 import { AuditLog } from "../../lib/audit/audit.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { parseAcl } from "../../lib/dns/acl.ts";
+import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
@@ -31,16 +32,18 @@ export async function startDnsStack(
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
-  const index = new DnsIndex(store);
+  const repos = sqliteDnsRepos(store);
+  const index = new DnsIndex(repos);
   index.load();
-  const service = new DnsService(
-    store,
-    new AuditLog(store, bus, systemClock),
-    bus,
-    systemClock,
-    { nameservers: opts.nameservers ?? ["ns1.{zone}", "ns2.{zone}"] },
+  const service = new DnsService({
+    ...repos,
+    transactor: store,
+    audit: new AuditLog(store, bus, systemClock),
+    events: bus,
+    clock: systemClock,
+    nameservers: opts.nameservers ?? ["ns1.{zone}", "ns2.{zone}"],
     index,
-  );
+  });
   const responder = new DnsResponder(index, {
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
   });

@@ -1,11 +1,11 @@
 /**
  * Batch changes: all operations in one transaction. A failure answers with
  * the status of the failed operation's error (the one mapping in
- * server/errors.ts) and the per-operation results, so a client sees which
+ * server/http/errors.ts) and the per-operation results, so a client sees which
  * operation failed and that nothing was applied.
  */
 import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
-import { BatchError } from "@/lib/dns/dns_service.ts";
+import { BatchError } from "@/lib/errors.ts";
 import { mapError } from "@/server/http/errors.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 

@@ -1,0 +1,170 @@
+/**
+ * The `dns_records` table: every statement and row mapping of records. The
+ * SOA row mirrors the zone's fields (see soa.ts) and is written only through
+ * `updateSoa` and `insert`.
+ */
+import type { Store } from "../store/store.ts";
+
+/** A record as stored: owner name and value canonical (see rdata.ts), times in milliseconds. */
+export interface RecordRow {
+  id: string;
+  zone: string;
+  name: string;
+  type: string;
+  value: string;
+  ttl: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** What answers and zone files are made of. */
+export interface RecordData {
+  name: string;
+  type: string;
+  value: string;
+  ttl: number;
+}
+
+export interface RecordRepo {
+  /** The zone's records, SOA first, then by name, type and value. */
+  list(zone: string): RecordRow[];
+  /** The zone's records of one type, by name and value. */
+  listOfType(zone: string, type: string): RecordRow[];
+  /** Every record of the zone but the SOA. */
+  data(zone: string): RecordData[];
+  get(zone: string, id: string): RecordRow | undefined;
+  /** Type and value of every record at `name`. */
+  atName(zone: string, name: string): { type: string; value: string }[];
+  /** True when the zone holds this record, apart from the record `exceptId`. */
+  exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean;
+  /** True when `name` has NS records, i.e. is a delegation point. */
+  hasNs(zone: string, name: string): boolean;
+  /** How many records the zone has, SOA included. */
+  count(zone: string): number;
+  insert(row: RecordRow): void;
+  update(id: string, value: string, ttl: number, updatedAt: number): void;
+  delete(id: string): void;
+  /** Deletes every record of the zone but the SOA; returns how many went. */
+  deleteData(zone: string): number;
+  /** Rewrites the zone's SOA row; false when the zone has none yet. */
+  updateSoa(zone: string, value: string, ttl: number, updatedAt: number): boolean;
+}
+
+export class SqliteRecordRepo implements RecordRepo {
+  constructor(private readonly store: Store) {}
+
+  list(zone: string): RecordRow[] {
+    return this.store.all<RecordRow>(
+      "SELECT * FROM dns_records WHERE zone = ? ORDER BY type <> 'SOA', name, type, value",
+      zone,
+    );
+  }
+
+  listOfType(zone: string, type: string): RecordRow[] {
+    return this.store.all<RecordRow>(
+      "SELECT * FROM dns_records WHERE zone = ? AND type = ? ORDER BY name, value",
+      zone,
+      type,
+    );
+  }
+
+  data(zone: string): RecordData[] {
+    return this.store.all<RecordData>(
+      "SELECT name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+      zone,
+    );
+  }
+
+  get(zone: string, id: string): RecordRow | undefined {
+    return this.store.get<RecordRow>(
+      "SELECT * FROM dns_records WHERE zone = ? AND id = ?",
+      zone,
+      id,
+    );
+  }
+
+  atName(zone: string, name: string): { type: string; value: string }[] {
+    return this.store.all<{ type: string; value: string }>(
+      "SELECT type, value FROM dns_records WHERE zone = ? AND name = ?",
+      zone,
+      name,
+    );
+  }
+
+  exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean {
+    const row = exceptId === undefined
+      ? this.store.get(
+        "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND value = ?",
+        zone,
+        name,
+        type,
+        value,
+      )
+      : this.store.get(
+        "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND value = ? AND id <> ?",
+        zone,
+        name,
+        type,
+        value,
+        exceptId,
+      );
+    return row !== undefined;
+  }
+
+  hasNs(zone: string, name: string): boolean {
+    return this.store.get(
+      "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = 'NS'",
+      zone,
+      name,
+    ) !== undefined;
+  }
+
+  count(zone: string): number {
+    return this.store.get<{ n: number }>(
+      "SELECT count(*) AS n FROM dns_records WHERE zone = ?",
+      zone,
+    )!.n;
+  }
+
+  insert(r: RecordRow): void {
+    this.store.run(
+      "INSERT INTO dns_records (id, zone, name, type, value, ttl, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      r.id,
+      r.zone,
+      r.name,
+      r.type,
+      r.value,
+      r.ttl,
+      r.created_at,
+      r.updated_at,
+    );
+  }
+
+  update(id: string, value: string, ttl: number, updatedAt: number): void {
+    this.store.run(
+      "UPDATE dns_records SET value = ?, ttl = ?, updated_at = ? WHERE id = ?",
+      value,
+      ttl,
+      updatedAt,
+      id,
+    );
+  }
+
+  delete(id: string): void {
+    this.store.run("DELETE FROM dns_records WHERE id = ?", id);
+  }
+
+  deleteData(zone: string): number {
+    return this.store.run("DELETE FROM dns_records WHERE zone = ? AND type <> 'SOA'", zone).changes;
+  }
+
+  updateSoa(zone: string, value: string, ttl: number, updatedAt: number): boolean {
+    return this.store.run(
+      "UPDATE dns_records SET value = ?, ttl = ?, updated_at = ? WHERE zone = ? AND type = 'SOA'",
+      value,
+      ttl,
+      updatedAt,
+      zone,
+    ).changes > 0;
+  }
+}

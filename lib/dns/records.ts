@@ -1,0 +1,222 @@
+/**
+ * Records: list, read, create, update and delete. A new or changed record is
+ * validated per type (rdata.ts) and against the zone rules (zone_rules.ts);
+ * each change bumps the zone's serial in its transaction. The `insert`,
+ * `modify` and `remove` steps are shared with the batch.
+ */
+import { isoTime } from "../clock.ts";
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
+import { type DnsContext, zoneChanged, zoneOf } from "./dns_context.ts";
+import { ownerInZone } from "./names.ts";
+import { normalizeType, parseRdata } from "./rdata.ts";
+import type { RecordRow } from "./record_repo.ts";
+import { bumpSerial } from "./soa_serial.ts";
+import { validateTtl } from "./soa.ts";
+import { checkZoneRules } from "./zone_rules.ts";
+import type { ZoneRow } from "./zone_repo.ts";
+
+export interface CreateRecordInput {
+  /** Owner name: absolute (trailing dot optional) or "@" for the apex. */
+  domain: string;
+  type: string;
+  value: string;
+  /** Defaults to the zone's default_ttl. */
+  ttl?: number;
+}
+
+export interface UpdateRecordInput {
+  value?: string;
+  ttl?: number;
+}
+
+export interface DnsRecord {
+  id: string;
+  domain: string;
+  type: string;
+  value: string;
+  ttl: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRecord(r: RecordRow): DnsRecord {
+  return {
+    id: r.id,
+    domain: r.name,
+    type: r.type,
+    value: r.value,
+    ttl: r.ttl,
+    created_at: isoTime(r.created_at),
+    updated_at: isoTime(r.updated_at),
+  };
+}
+
+/** The zone's records (SOA first), optionally only those of `type`. */
+export function listRecords(
+  ctx: DnsContext,
+  zone: string,
+  type?: string,
+): { zone: string; records: DnsRecord[] } {
+  const z = zoneOf(ctx, zone);
+  const rows = type === undefined || type === ""
+    ? ctx.records.list(z.name)
+    : ctx.records.listOfType(z.name, normalizeType(type));
+  return { zone: z.name, records: rows.map(toRecord) };
+}
+
+/** One record; NotFoundError when the zone or the record is absent. */
+export function getRecord(ctx: DnsContext, zone: string, id: string): DnsRecord {
+  const z = zoneOf(ctx, zone);
+  return toRecord(recordOf(ctx, z.name, id));
+}
+
+/** Creates a record after validating its data and the zone rules. */
+export function createRecord(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  input: CreateRecordInput,
+): DnsRecord {
+  return ctx.transactor.tx(() => {
+    const z = zoneOf(ctx, zone);
+    const row = insertRecord(ctx, actor, z, input);
+    zoneChanged(ctx, z.name, "record_created", bumpSerial(ctx, z.name));
+    return toRecord(row);
+  });
+}
+
+/** Changes a record's value and/or TTL. */
+export function updateRecord(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  id: string,
+  input: UpdateRecordInput,
+): DnsRecord {
+  return ctx.transactor.tx(() => {
+    const z = zoneOf(ctx, zone);
+    const row = modifyRecord(ctx, actor, z, id, input);
+    zoneChanged(ctx, z.name, "record_updated", bumpSerial(ctx, z.name));
+    return toRecord(row);
+  });
+}
+
+/** Deletes a record; the SOA cannot be deleted. */
+export function deleteRecord(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  id: string,
+): { success: true; message: string } {
+  return ctx.transactor.tx(() => {
+    const z = zoneOf(ctx, zone);
+    removeRecord(ctx, actor, z, id);
+    zoneChanged(ctx, z.name, "record_deleted", bumpSerial(ctx, z.name));
+    return { success: true as const, message: `Record "${id}" deleted` };
+  });
+}
+
+/** Validates and stores one new record of zone `z`, audited; the caller bumps the serial. */
+export function insertRecord(
+  ctx: DnsContext,
+  actor: string,
+  z: ZoneRow,
+  input: CreateRecordInput,
+): RecordRow {
+  if (typeof input.domain !== "string") {
+    throw new ValidationError(`Field "domain" is required`, "domain");
+  }
+  if (typeof input.type !== "string") {
+    throw new ValidationError(`Field "type" is required`, "type");
+  }
+  if (typeof input.value !== "string") {
+    throw new ValidationError(`Field "value" is required`, "value");
+  }
+  const type = normalizeType(input.type);
+  const name = ownerInZone(input.domain, z.name);
+  const { value } = parseRdata(type, input.value, null);
+  const ttl = validateTtl(input.ttl ?? z.default_ttl);
+  checkZoneRules(ctx.records, z.name, name, type, value);
+  const now = ctx.clock.now();
+  const row: RecordRow = {
+    id: crypto.randomUUID(),
+    zone: z.name,
+    name,
+    type,
+    value,
+    ttl,
+    created_at: now,
+    updated_at: now,
+  };
+  ctx.records.insert(row);
+  ctx.audit.record({
+    actor,
+    event_type: "dns.record.created",
+    message: `Created ${type} record "${name}" in zone "${z.name}"`,
+    resource_type: "dns_record",
+    resource_id: row.id,
+  });
+  return row;
+}
+
+/** Changes the value and/or TTL of record `id` of zone `z`, audited; the caller bumps the serial. */
+export function modifyRecord(
+  ctx: DnsContext,
+  actor: string,
+  z: ZoneRow,
+  id: string,
+  input: UpdateRecordInput,
+): RecordRow {
+  const row = recordOf(ctx, z.name, id);
+  if (row.type === "SOA") {
+    throw new UnprocessableError("The SOA record is managed through the zone's fields");
+  }
+  if (input.value === undefined && input.ttl === undefined) {
+    throw new ValidationError(`Give "value" or "ttl" to update`, "value");
+  }
+  if (input.value !== undefined && typeof input.value !== "string") {
+    throw new ValidationError(`Field "value" must be a string`, "value");
+  }
+  const value = input.value === undefined
+    ? row.value
+    : parseRdata(row.type, input.value, null).value;
+  const ttl = input.ttl === undefined ? row.ttl : validateTtl(input.ttl);
+  if (value !== row.value && ctx.records.exists(z.name, row.name, row.type, value, id)) {
+    throw new ConflictError(
+      `Record "${row.name}" of type "${row.type}" with value "${value}" already exists`,
+      "value",
+    );
+  }
+  const now = ctx.clock.now();
+  ctx.records.update(id, value, ttl, now);
+  ctx.audit.record({
+    actor,
+    event_type: "dns.record.updated",
+    message: `Updated ${row.type} record "${row.name}" in zone "${z.name}"`,
+    resource_type: "dns_record",
+    resource_id: id,
+  });
+  return { ...row, value, ttl, updated_at: now };
+}
+
+/** Deletes record `id` of zone `z`, audited; the caller bumps the serial. */
+export function removeRecord(ctx: DnsContext, actor: string, z: ZoneRow, id: string): void {
+  const row = recordOf(ctx, z.name, id);
+  if (row.type === "SOA") {
+    throw new UnprocessableError("The SOA record cannot be deleted; delete the zone instead");
+  }
+  ctx.records.delete(id);
+  ctx.audit.record({
+    actor,
+    event_type: "dns.record.deleted",
+    message: `Deleted ${row.type} record "${row.name}" from zone "${z.name}"`,
+    resource_type: "dns_record",
+    resource_id: id,
+  });
+}
+
+function recordOf(ctx: DnsContext, zone: string, id: string): RecordRow {
+  const r = ctx.records.get(zone, id);
+  if (!r) throw new NotFoundError(`Record "${id}" not found in zone "${zone}"`);
+  return r;
+}

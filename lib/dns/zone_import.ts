@@ -1,0 +1,212 @@
+/**
+ * Zone import: loads a master file into a zone, creating the zone from the
+ * file's SOA when it does not exist. With `replace`, existing records are
+ * removed first; otherwise records already present are skipped. An SOA in the
+ * file sets the zone's contact and timers; apex NS set (replace) or extend
+ * (merge) the nameservers. All or nothing, like a batch.
+ */
+import { DomainError, UnprocessableError } from "../errors.ts";
+import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
+import { normalizeZoneName } from "./names.ts";
+import { setSerial, writeSoa } from "./soa_serial.ts";
+import { nextSerial, serialGreater, type SoaTimers, validateTimers } from "./soa.ts";
+import { type ParsedZone, parseZoneFile, type ZoneFileRecord } from "./zone_file.ts";
+import type { ZoneRow } from "./zone_repo.ts";
+import { checkZoneRules } from "./zone_rules.ts";
+import { insertZone, nameserversFor } from "./zones.ts";
+
+export interface ImportResult {
+  zone: string;
+  created: boolean;
+  added: number;
+  skipped: number;
+  removed: number;
+  serial: number;
+}
+
+/** A parsed file, its apex NS set apart: those become the zone's nameservers. */
+interface ZoneFileParts {
+  name: string;
+  soa: ParsedZone["soa"];
+  apexNs: ZoneFileRecord[];
+  /** Apex NS host names without trailing dot. */
+  fileNs: string[];
+  /** Every other record. */
+  others: ZoneFileRecord[];
+}
+
+/** Loads master-file `text` into `zone` (see the module comment); throws with the file's line. */
+export function importZone(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  text: string,
+  opts: { replace?: boolean } = {},
+): ImportResult {
+  const file = readZoneFile(zone, text);
+  const { name } = file;
+  const now = ctx.clock.now();
+  return ctx.transactor.tx(() => {
+    const existing = ctx.zones.get(name);
+    const created = !existing;
+    let removed = 0;
+    if (existing) removed = mergeZoneFields(ctx, existing, file, Boolean(opts.replace));
+    else createFromFile(ctx, file, now);
+    const z = settleApex(ctx, file);
+    const { added, skipped } = addRecords(ctx, z, file.others, now);
+    const serial = importSerial(ctx, z, created, file, now);
+    ctx.audit.record({
+      actor,
+      event_type: "dns.zone.imported",
+      message: `Imported zone "${name}" (${added} added, ${skipped} skipped, ${removed} removed${
+        opts.replace ? ", replace" : ""
+      })`,
+      resource_type: "dns_zone",
+      resource_id: name,
+    });
+    zoneChanged(ctx, name, "imported", serial);
+    return { zone: name, created, added, skipped, removed, serial };
+  });
+}
+
+function readZoneFile(zone: string, text: string): ZoneFileParts {
+  const name = normalizeZoneName(zone, "name");
+  const parsed = parseZoneFile(text, name);
+  const isApexNs = (r: ZoneFileRecord) => r.name === name && r.type === "NS";
+  const apexNs = parsed.records.filter(isApexNs);
+  return {
+    name,
+    soa: parsed.soa,
+    apexNs,
+    fileNs: apexNs.map((r) => r.value.replace(/\.$/, "")),
+    others: parsed.records.filter((r) => !isApexNs(r)),
+  };
+}
+
+function soaTimers(soa: NonNullable<ParsedZone["soa"]>): SoaTimers {
+  const timers = {
+    refresh: soa.refresh,
+    retry: soa.retry,
+    expire: soa.expire,
+    minimum: soa.minimum,
+    default_ttl: soa.ttl,
+  };
+  validateTimers(timers);
+  return timers;
+}
+
+/** A new zone from the file's SOA, with the file's apex NS or the configured nameservers. */
+function createFromFile(ctx: DnsContext, file: ZoneFileParts, now: number): void {
+  const { name, soa } = file;
+  if (!soa) {
+    throw new UnprocessableError(`Zone "${name}" does not exist and the file has no SOA record`);
+  }
+  const timers = soaTimers(soa);
+  insertZone(ctx, {
+    name,
+    admin_email: soa.admin_email,
+    serial: soa.serial,
+    ...timers,
+    nameservers: file.fileNs.length ? unique(file.fileNs) : nameserversFor(ctx, name),
+    ns_ttl: null,
+    mname: null,
+    dnssec_enabled: false,
+    created_at: now,
+    updated_at: now,
+  });
+  ctx.zones.update(name, { mname: soa.primary });
+}
+
+/** An existing zone: records removed (replace), SOA fields and nameservers taken from the file. */
+function mergeZoneFields(
+  ctx: DnsContext,
+  z: ZoneRow,
+  file: ZoneFileParts,
+  replace: boolean,
+): number {
+  const removed = replace ? ctx.records.deleteData(z.name) : 0;
+  if (file.soa) {
+    const timers = soaTimers(file.soa);
+    ctx.zones.update(z.name, {
+      admin_email: file.soa.admin_email,
+      ...timers,
+      mname: file.soa.primary,
+    });
+  }
+  if (file.fileNs.length) {
+    const next = replace ? unique(file.fileNs) : unique([...z.nameservers, ...file.fileNs]);
+    ctx.zones.update(z.name, { nameservers: next });
+  }
+  return removed;
+}
+
+/** MNAME is kept only when it is not simply the first nameserver; the file's apex NS TTL is kept. */
+function settleApex(ctx: DnsContext, file: ZoneFileParts): ZoneRow {
+  const { name, apexNs } = file;
+  const before = zoneOf(ctx, name);
+  if (before.mname !== null && before.mname === before.nameservers[0]) {
+    ctx.zones.update(name, { mname: null });
+  }
+  const z = zoneOf(ctx, name);
+  if (apexNs.length) {
+    const ttl = Math.min(...apexNs.map((r) => r.ttl));
+    ctx.zones.update(name, { ns_ttl: ttl === z.default_ttl ? null : ttl });
+  }
+  return z;
+}
+
+/** Adds the file's records that are not there yet; a rule broken names the file's line. */
+function addRecords(
+  ctx: DnsContext,
+  z: ZoneRow,
+  records: ZoneFileRecord[],
+  now: number,
+): { added: number; skipped: number } {
+  let added = 0;
+  let skipped = 0;
+  for (const r of records) {
+    if (ctx.records.exists(z.name, r.name, r.type, r.value)) {
+      skipped++;
+      continue;
+    }
+    try {
+      checkZoneRules(ctx.records, z.name, r.name, r.type, r.value);
+    } catch (err) {
+      if (err instanceof DomainError) throw err.withMessage(`Line ${r.line}: ${err.message}`);
+      throw err;
+    }
+    ctx.records.insert({
+      id: crypto.randomUUID(),
+      zone: z.name,
+      name: r.name,
+      type: r.type,
+      value: r.value,
+      ttl: r.ttl,
+      created_at: now,
+      updated_at: now,
+    });
+    added++;
+  }
+  return { added, skipped };
+}
+
+/**
+ * A new zone keeps the file's serial. An existing one moves forward, or to
+ * the file's serial when that is further ahead.
+ */
+function importSerial(
+  ctx: DnsContext,
+  z: ZoneRow,
+  created: boolean,
+  file: ZoneFileParts,
+  now: number,
+): number {
+  if (created) {
+    writeSoa(ctx, z.name, now);
+    return z.serial;
+  }
+  let serial = nextSerial(z.serial, now);
+  if (file.soa && serialGreater(file.soa.serial, serial)) serial = file.soa.serial;
+  setSerial(ctx, z.name, serial, now);
+  return serial;
+}

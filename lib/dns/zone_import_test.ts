@@ -1,0 +1,70 @@
+import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { tempStore } from "../../tests/helpers/temp_store.ts";
+import { AuditLog } from "../audit/audit.ts";
+import { ManualClock } from "../clock.ts";
+import { ConflictError, UnprocessableError } from "../errors.ts";
+import { EventBus } from "../events/bus.ts";
+import type { Store } from "../store/store.ts";
+import { sqliteDnsRepos } from "./dns_repos.ts";
+import { DnsService } from "./dns_service.ts";
+
+function setup(store: Store) {
+  const bus = new EventBus();
+  const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
+  const service = new DnsService({
+    ...sqliteDnsRepos(store),
+    transactor: store,
+    audit: new AuditLog(store, bus, clock),
+    events: bus,
+    clock,
+    nameservers: ["ns1.{zone}", "ns.provider.net."],
+  });
+  return { service };
+}
+
+const zone = { name: "Example.COM.", admin_email: "hostmaster@example.com" };
+
+Deno.test("importZone() merges or replaces records and takes the file's SOA fields", async () => {
+  await using t = await tempStore();
+  const { service } = setup(t.store);
+  service.createZone("a", zone);
+  service.createRecord("a", "example.com", {
+    domain: "old.example.com",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  const file = `$TTL 300
+@ SOA ns1 admin 2030010100 7200 900 1209600 60
+@ NS ns1
+@ NS ns2.example.net.
+www A 192.0.2.80
+old A 192.0.2.1
+`;
+  const merged = service.importZone("a", "example.com", file);
+  assertEquals([merged.created, merged.added, merged.skipped, merged.removed], [false, 1, 1, 0]);
+  assertEquals(merged.serial, 2030010100, "a serial ahead in the file is kept");
+  const z = service.getZone("example.com");
+  assertEquals([z.admin_email, z.refresh, z.minimum, z.default_ttl], [
+    "admin@example.com",
+    7200,
+    60,
+    300,
+  ]);
+  assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net", "ns2.example.net"]);
+  const replaced = service.importZone("a", "example.com", file.replace("old A 192.0.2.1\n", ""), {
+    replace: true,
+  });
+  assertEquals([replaced.added, replaced.removed], [1, 2]);
+  assertEquals(service.getZone("example.com").nameservers, ["ns1.example.com", "ns2.example.net"]);
+  assertEquals(service.getZone("example.com").records_count, 2);
+  assertThrows(
+    () => service.importZone("a", "new.example", "www 60 A 192.0.2.1\n"),
+    UnprocessableError,
+    "no SOA",
+  );
+  assertThrows(
+    () => service.importZone("a", "example.com", "$TTL 60\nx CNAME a\nx A 192.0.2.1\n"),
+    ConflictError,
+  );
+  assertEquals(service.getZone("example.com").records_count, 2, "a failed import changes nothing");
+});

@@ -1,0 +1,182 @@
+/**
+ * The `dns_zones` table: every statement and row mapping of zones. A zone's
+ * row holds its SOA fields; the apex nameservers are a JSON array there and a
+ * list here.
+ */
+import type { Store } from "../store/store.ts";
+import type { SoaTimers } from "./soa.ts";
+
+/** A zone as stored. Times are milliseconds since the epoch. */
+export interface ZoneRow extends SoaTimers {
+  name: string;
+  admin_email: string;
+  serial: number;
+  /** Apex NS host names without trailing dot; the first is the default SOA MNAME. */
+  nameservers: string[];
+  /** TTL of the apex NS RRset; null means default_ttl. */
+  ns_ttl: number | null;
+  /** SOA MNAME when it is not simply the first nameserver (kept from imported zones). */
+  mname: string | null;
+  dnssec_enabled: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One line of the zone listing; `records_count` includes the SOA. */
+export interface ZoneListing {
+  name: string;
+  records_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Fields that change after creation; the serial and updated_at change through `setSerial`. */
+export type ZoneChange = Partial<
+  Pick<ZoneRow, "admin_email" | keyof SoaTimers | "nameservers" | "ns_ttl" | "mname">
+>;
+
+export interface ZoneRepo {
+  /** The zone `name` (normalized), if it exists. */
+  get(name: string): ZoneRow | undefined;
+  /** Every zone with its record count, by name. */
+  list(): ZoneListing[];
+  /** The names of every zone. */
+  names(): string[];
+  insert(zone: ZoneRow): void;
+  /** Writes the fields given in `change`, leaving the others as they are. */
+  update(name: string, change: ZoneChange): void;
+  setSerial(name: string, serial: number, updatedAt: number): void;
+  /** Deletes the zone; its records go with it. */
+  delete(name: string): void;
+  /** How many zones and records there are, for the DNS status probe. */
+  counts(): { zones: number; records: number };
+}
+
+interface Row {
+  name: string;
+  admin_email: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  default_ttl: number;
+  nameservers: string;
+  ns_ttl: number | null;
+  mname: string | null;
+  dnssec_enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+function toZone(r: Row): ZoneRow {
+  return {
+    name: r.name,
+    admin_email: r.admin_email,
+    serial: r.serial,
+    refresh: r.refresh,
+    retry: r.retry,
+    expire: r.expire,
+    minimum: r.minimum,
+    default_ttl: r.default_ttl,
+    nameservers: JSON.parse(r.nameservers),
+    ns_ttl: r.ns_ttl,
+    mname: r.mname,
+    dnssec_enabled: r.dnssec_enabled === 1,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** The columns `update` may write, in the order they appear in the statement. */
+const CHANGE_COLUMNS = [
+  "admin_email",
+  "refresh",
+  "retry",
+  "expire",
+  "minimum",
+  "default_ttl",
+  "nameservers",
+  "ns_ttl",
+  "mname",
+] as const satisfies readonly (keyof ZoneChange)[];
+
+export class SqliteZoneRepo implements ZoneRepo {
+  constructor(private readonly store: Store) {}
+
+  get(name: string): ZoneRow | undefined {
+    const r = this.store.get<Row>("SELECT * FROM dns_zones WHERE name = ?", name);
+    return r && toZone(r);
+  }
+
+  list(): ZoneListing[] {
+    return this.store.all<{ name: string; created_at: number; updated_at: number; n: number }>(
+      `SELECT z.name, z.created_at, z.updated_at, (SELECT count(*) FROM dns_records r WHERE r.zone = z.name) AS n
+       FROM dns_zones z ORDER BY z.name`,
+    ).map((z) => ({
+      name: z.name,
+      records_count: z.n,
+      created_at: z.created_at,
+      updated_at: z.updated_at,
+    }));
+  }
+
+  names(): string[] {
+    return this.store.all<{ name: string }>("SELECT name FROM dns_zones").map((r) => r.name);
+  }
+
+  insert(z: ZoneRow): void {
+    this.store.run(
+      `INSERT INTO dns_zones (name, admin_email, serial, refresh, retry, expire, minimum, default_ttl, nameservers,
+       ns_ttl, mname, dnssec_enabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      z.name,
+      z.admin_email,
+      z.serial,
+      z.refresh,
+      z.retry,
+      z.expire,
+      z.minimum,
+      z.default_ttl,
+      JSON.stringify(z.nameservers),
+      z.ns_ttl,
+      z.mname,
+      z.dnssec_enabled ? 1 : 0,
+      z.created_at,
+      z.updated_at,
+    );
+  }
+
+  update(name: string, change: ZoneChange): void {
+    const columns = CHANGE_COLUMNS.filter((c) => change[c] !== undefined);
+    if (columns.length === 0) return;
+    const values = columns.map((c) =>
+      c === "nameservers" ? JSON.stringify(change.nameservers) : change[c] as string | number | null
+    );
+    // The column names come from CHANGE_COLUMNS only; the statement is cached per set of columns.
+    this.store.run(
+      `UPDATE dns_zones SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE name = ?`,
+      ...values,
+      name,
+    );
+  }
+
+  setSerial(name: string, serial: number, updatedAt: number): void {
+    this.store.run(
+      "UPDATE dns_zones SET serial = ?, updated_at = ? WHERE name = ?",
+      serial,
+      updatedAt,
+      name,
+    );
+  }
+
+  delete(name: string): void {
+    this.store.run("DELETE FROM dns_zones WHERE name = ?", name);
+  }
+
+  counts(): { zones: number; records: number } {
+    const r = this.store.get<{ zones: number; records: number }>(
+      "SELECT (SELECT count(*) FROM dns_zones) AS zones, (SELECT count(*) FROM dns_records) AS records",
+    )!;
+    return { zones: r.zones, records: r.records };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The rules a new record must pass against the data already in its zone:
+ * no duplicate, apex NS only through the zone's nameservers, no wildcard NS,
+ * CNAME exclusivity, and nothing but glue below a delegation.
+ */
+import { ConflictError, UnprocessableError } from "../errors.ts";
+import { inZone, parentName } from "./names.ts";
+import type { RecordRepo } from "./record_repo.ts";
+
+/** Throws ConflictError (409) or UnprocessableError (422) when `name type value` may not join `zone`. */
+export function checkZoneRules(
+  records: RecordRepo,
+  zone: string,
+  name: string,
+  type: string,
+  value: string,
+): void {
+  if (name === zone && type === "NS") {
+    throw new UnprocessableError(
+      `Apex NS records of zone "${zone}" come from the zone's nameservers; update the zone instead`,
+    );
+  }
+  if (type === "NS" && name.startsWith("*.")) {
+    throw new UnprocessableError(`Record "${name}" of type "NS" cannot have a wildcard owner`);
+  }
+  const present = records.atName(zone, name);
+  if (present.some((t) => t.type === type && t.value === value)) {
+    throw new ConflictError(
+      `Record "${name}" of type "${type}" with value "${value}" already exists`,
+    );
+  }
+  checkCname(present, zone, name, type);
+  if (type !== "A" && type !== "AAAA") checkBelowDelegation(records, zone, name);
+}
+
+/**
+ * RFC 1034 §3.6.2 / RFC 2181 §10.1: a CNAME owner has no other data. The
+ * apex always holds the SOA and NS, so no CNAME there.
+ */
+function checkCname(
+  present: { type: string }[],
+  zone: string,
+  name: string,
+  type: string,
+): void {
+  const others = present.filter((t) => t.type !== type);
+  const hasData = others.length > 0 || name === zone;
+  if (type === "CNAME" && (hasData || present.some((t) => t.type === "CNAME"))) {
+    throw new ConflictError(`Record "${name}" of type "CNAME" conflicts with existing data`);
+  }
+  if (type !== "CNAME" && others.some((t) => t.type === "CNAME")) {
+    throw new ConflictError(
+      `Record "${name}" of type "${type}" conflicts with an existing CNAME`,
+    );
+  }
+}
+
+/** Below a delegation only glue (A, AAAA) may live: anything else would be occluded by the cut. */
+function checkBelowDelegation(records: RecordRepo, zone: string, name: string): void {
+  for (let n = parentName(name); n !== "" && n !== zone && inZone(n, zone); n = parentName(n)) {
+    if (records.hasNs(zone, n)) {
+      throw new UnprocessableError(`Record "${name}" lies below the delegation at "${n}"`);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Zone transfers (AXFR, and IXFR answered as a full transfer) over TCP, in
+ * messages well under the 64 KiB TCP limit; over UDP an IXFR gets the SOA
+ * alone (RFC 1995 §4) and an AXFR is refused.
+ */
+import type { DataRecord } from "./packet.ts";
+import type { Query } from "./query.ts";
+import { RCODE_NOTAUTH, RCODE_REFUSED, type RRsetAt } from "./resolve.ts";
+import { buildRaw, buildResponse, type EdnsReply, toRecords } from "./response.ts";
+import { serialGreater } from "./soa.ts";
+import { type DnsIndex, T_SOA, type ZoneData } from "./zone_index.ts";
+
+export const T_IXFR = 251;
+export const T_AXFR = 252;
+/** AXFR messages are kept well under the 64 KiB TCP limit. */
+const XFR_MESSAGE = 16_000;
+
+/** How a transfer query came and what its responses may carry. */
+export interface TransferRequest {
+  msg: Uint8Array;
+  q: Query;
+  transport: "udp" | "tcp";
+  /** The client may transfer zones (the AXFR ACL). */
+  allowed: boolean;
+  edns: EdnsReply | null;
+  limit: number;
+}
+
+/** The responses to an AXFR or IXFR query for a zone of `index`. */
+export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] {
+  const { msg, q, transport, edns, limit } = r;
+  if (!r.allowed) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
+  const zone = index.zone(q.name);
+  if (!zone) return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
+  const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
+  const clientSerial = q.clientSerial;
+  if (
+    q.qtype === T_IXFR &&
+    (transport === "udp" ||
+      (clientSerial !== undefined && !serialGreater(zone.serial, clientSerial)))
+  ) {
+    // RFC 1995 §4: up to date, or UDP: the SOA alone tells the client what to do.
+    return [buildResponse(msg, q, 0, true, edns, { answer: [soa] }, limit)];
+  }
+  if (transport === "udp") return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
+  // RFC 5936: SOA first and last; IXFR is answered the same way (RFC 1995 §4 allows a full transfer).
+  return transferMessages(msg, q, edns, axfrRecords(zone));
+}
+
+/** `rrs` in messages of at most XFR_MESSAGE bytes; the first carries the question and OPT. */
+function transferMessages(
+  msg: Uint8Array,
+  q: Query,
+  edns: EdnsReply | null,
+  rrs: DataRecord[],
+): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let batch: DataRecord[] = [];
+  let size = 0;
+  const flush = () => {
+    out.push(
+      buildRaw(msg, q, 0, true, out.length === 0, out.length === 0 ? edns : null, [
+        batch,
+        [],
+        [],
+      ]),
+    );
+    batch = [];
+    size = 0;
+  };
+  for (const rr of rrs) {
+    const n = rr.name.length + 12 + (rr.data as Uint8Array).length;
+    if (size + n > XFR_MESSAGE && batch.length) flush();
+    batch.push(rr);
+    size += n;
+  }
+  flush();
+  return out;
+}
+
+function axfrRecords(zone: ZoneData): DataRecord[] {
+  const list: DataRecord[] = [];
+  const soa = zone.nodes.get(zone.name)!.get(T_SOA)!;
+  const soaRR = toRecords({ owner: zone.name, set: soa })[0];
+  list.push(soaRR);
+  for (const [owner, node] of zone.nodes) {
+    for (const set of node.values()) {
+      if (set.type === T_SOA) continue;
+      list.push(...toRecords({ owner, set }));
+    }
+  }
+  list.push(soaRR);
+  return list;
+}
