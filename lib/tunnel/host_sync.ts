@@ -84,8 +84,8 @@ export class HostSync {
       if (fallback) await this.driver.setPeers(fallback.ifName, [], [fallback.publicKey]);
       return;
     }
-    if (row.status === "enabled") {
-      await this.driver.setPeers(row.interface_name, [desiredPeer(row)], []);
-    } else await this.driver.setPeers(row.interface_name, [], [row.public_key]);
+    const ifName = row.interface_name;
+    if (row.status === "enabled") await this.driver.setPeers(ifName, [desiredPeer(row)], []);
+    else await this.driver.setPeers(ifName, [], [row.public_key]);
   }
 }
