@@ -18,6 +18,7 @@ import { tunnelHarness } from "../tests/helpers/tunnels.ts";
 import { LinuxDriver } from "../lib/host/linux_driver.ts";
 import { desiredState } from "../lib/tunnel/desired_state.ts";
 import { HostSync } from "../lib/tunnel/host_sync.ts";
+import { tunnelRepos } from "../lib/tunnel/tunnel_repos.ts";
 import { silentLogger } from "../lib/log/log.ts";
 import { AuditLog } from "../lib/audit/audit.ts";
 import { systemClock } from "../lib/clock.ts";
@@ -60,9 +61,10 @@ async function benchApply() {
       "bench",
     );
     const createMany = performance.now() - t0;
-    const [{ desired }] = desiredState(h.store, [iface.id]);
+    const repos = tunnelRepos(h.store);
+    const [{ desired }] = desiredState(repos, [iface.id]);
     const empty = { ...desired, peers: [] };
-    const host = new HostSync(h.store, driver, silentLogger);
+    const host = new HostSync(repos, driver, silentLogger);
 
     // The reference: the same interface and peers as a wg config file.
     const conf = [

@@ -164,10 +164,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     summary: () => ({
       host_driver: driver.name,
       host_active: driver.active,
-      ...store.get<{ interfaces: number; peers: number; enabled_peers: number }>(
-        `SELECT (SELECT count(*) FROM interfaces) AS interfaces, (SELECT count(*) FROM peers) AS peers,
-           (SELECT count(*) FROM peers WHERE status = 'enabled') AS enabled_peers`,
-      )!,
+      ...tunnels.counts(),
     }),
   });
 

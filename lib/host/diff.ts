@@ -69,19 +69,9 @@ export function diffPeer(
   return out;
 }
 
-/** Compares one interface; `live` null means the device does not exist. */
-export function diffInterface(
-  want: DesiredInterface,
-  live: LiveInterface | null | undefined,
-): InterfaceDiff {
+/** Differences of the device itself: key, port, MTU, address and link state. */
+function diffDevice(want: DesiredInterface, live: LiveInterface): Drift[] {
   const name = want.name;
-  if (!live) {
-    return {
-      drift: [{ kind: "interface_missing", interface: name, desired: name, live: null }],
-      upsert: want.peers,
-      remove: [],
-    };
-  }
   const drift: Drift[] = [];
   if (live.publicKey !== want.publicKey) {
     drift.push({
@@ -118,6 +108,23 @@ export function diffInterface(
       live: live.up ? "up" : "down",
     });
   }
+  return drift;
+}
+
+/** Compares one interface; `live` null means the device does not exist. */
+export function diffInterface(
+  want: DesiredInterface,
+  live: LiveInterface | null | undefined,
+): InterfaceDiff {
+  const name = want.name;
+  if (!live) {
+    return {
+      drift: [{ kind: "interface_missing", interface: name, desired: name, live: null }],
+      upsert: want.peers,
+      remove: [],
+    };
+  }
+  const drift = diffDevice(want, live);
   const upsert: DesiredPeer[] = [];
   const wanted = new Set<string>();
   for (const p of want.peers) {

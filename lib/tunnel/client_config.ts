@@ -52,7 +52,7 @@ function checkHost(host: string, what: string): string {
 
 function checkEndpointPort(port: number, what: string): number {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new UnprocessableError(`${what}: endpoint port ${port} is outside 1-65535`);
+    throw new UnprocessableError(`${what}: endpoint port ${port} is outside 1-65535`, "endpoint");
   }
   return port;
 }
@@ -94,11 +94,15 @@ export function resolveEndpoint(
   } else {
     throw new UnprocessableError(
       `${what}: no server endpoint; pass endpoint or set wireguard.server_host and enable wireguard.server_endpoint_enabled`,
+      "endpoint",
     );
   }
   port ??= settings?.enabled && settings.port ? checkEndpointPort(settings.port, what) : listenPort;
   if (port === null) {
-    throw new UnprocessableError(`${what}: no endpoint port; pass endpoint as host:port`);
+    throw new UnprocessableError(
+      `${what}: no endpoint port; pass endpoint as host:port`,
+      "endpoint",
+    );
   }
   return `${host}:${port}`;
 }

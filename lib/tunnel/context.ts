@@ -3,12 +3,20 @@ import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
-import type { Store } from "../store/store.ts";
+import type { Transactor } from "../store/transactor.ts";
 import type { HostSync } from "./host_sync.ts";
+import type { InterfaceRepo } from "./interface_repo.ts";
+import type { PeerRepo } from "./peer_repo.ts";
 import type { Telemetry } from "./telemetry.ts";
 
-export interface TunnelContext {
-  store: Store;
+/** The tunnel domain's repositories. */
+export interface TunnelRepos {
+  interfaceRepo: InterfaceRepo;
+  peerRepo: PeerRepo;
+}
+
+export interface TunnelContext extends TunnelRepos {
+  transactor: Transactor;
   audit: AuditLog;
   events: EventBus;
   clock: Clock;

@@ -1,45 +1,12 @@
 /**
- * Stored rows and their translation into what the host driver applies. Two
- * queries build the desired state of any number of interfaces, so startup,
- * reconcile and bulk apply cost the same whether there are ten peers or ten
- * thousand.
+ * Stored rows translated into what the host driver applies. Two reads build
+ * the desired state of any number of interfaces, so startup, reconcile and
+ * bulk apply cost the same whether there are ten peers or ten thousand.
  */
 import type { DesiredInterface, DesiredPeer } from "../host/driver.ts";
-import type { Store } from "../store/store.ts";
-
-export interface InterfaceRow {
-  id: string;
-  name: string;
-  address_v4: string;
-  listen_port: number | null;
-  mtu: number;
-  role: "overlay" | "upstream";
-  enabled: number;
-  private_key: string;
-  public_key: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export type PeerStatus = "enabled" | "disabled" | "revoked";
-
-export interface PeerRow {
-  id: string;
-  interface_id: string;
-  name: string;
-  public_key: string;
-  private_key: string | null;
-  preshared_key: string | null;
-  address: string;
-  allowed_ips: string | null;
-  dns: string;
-  keepalive: number | null;
-  mtu: number | null;
-  profile: string;
-  status: PeerStatus;
-  created_at: number;
-  updated_at: number;
-}
+import type { TunnelRepos } from "./context.ts";
+import type { InterfaceRow } from "./interface_repo.ts";
+import type { PeerRow } from "./peer_repo.ts";
 
 /** The server-side view of one enabled peer: it may use exactly its tunnel address. */
 export function desiredPeer(
@@ -70,18 +37,14 @@ export function desiredInterface(row: InterfaceRow, peers: DesiredPeer[]): Desir
 
 /** Desired state of the given interfaces (all when `ids` is absent), with their rows. */
 export function desiredState(
-  store: Store,
+  repos: TunnelRepos,
   ids?: string[],
 ): { row: InterfaceRow; desired: DesiredInterface }[] {
-  const rows = store.all<InterfaceRow>("SELECT * FROM interfaces ORDER BY name")
-    .filter((r) => !ids || ids.includes(r.id));
+  const rows = repos.interfaceRepo.allByName().filter((r) => !ids || ids.includes(r.id));
   if (!rows.length) return [];
   const byIface = new Map<string, DesiredPeer[]>(rows.map((r) => [r.id, []]));
-  const peers = store.all<
-    Pick<PeerRow, "interface_id" | "public_key" | "preshared_key" | "address">
-  >(
-    "SELECT interface_id, public_key, preshared_key, address FROM peers WHERE status = 'enabled'",
-  );
-  for (const p of peers) byIface.get(p.interface_id)?.push(desiredPeer(p));
+  for (const p of repos.peerRepo.enabledForHost()) {
+    byIface.get(p.interface_id)?.push(desiredPeer(p));
+  }
   return rows.map((row) => ({ row, desired: desiredInterface(row, byIface.get(row.id)!) }));
 }

@@ -12,15 +12,15 @@
 import { HostError } from "../errors.ts";
 import type { HostDriver, SyncResult } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
-import type { Store } from "../store/store.ts";
-import { desiredPeer, desiredState, type PeerRow } from "./desired_state.ts";
+import type { TunnelRepos } from "./context.ts";
+import { desiredPeer, desiredState } from "./desired_state.ts";
 
 export class HostSync {
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
 
   constructor(
-    readonly store: Store,
+    readonly repos: TunnelRepos,
     readonly driver: HostDriver,
     private readonly log: Logger,
   ) {}
@@ -70,7 +70,7 @@ export class HostSync {
   async #syncIds(ids: string[]): Promise<SyncResult[]> {
     const out: SyncResult[] = [];
     const state = await this.driver.read();
-    for (const { desired } of desiredState(this.store, ids)) {
+    for (const { desired } of desiredState(this.repos, ids)) {
       out.push(await this.driver.sync(desired, state?.interfaces.get(desired.name) ?? null));
     }
     return out;
@@ -78,16 +78,14 @@ export class HostSync {
 
   /** Sets or removes one peer on its interface as the store now says, touching no other peer. */
   async syncPeer(peerId: string, fallback?: { ifName: string; publicKey: string }): Promise<void> {
-    const row = this.store.get<PeerRow & { if_name: string }>(
-      "SELECT p.*, i.name AS if_name FROM peers p JOIN interfaces i ON i.id = p.interface_id WHERE p.id = ?",
-      peerId,
-    );
+    const row = this.repos.peerRepo.getWithInterfaceName(peerId);
     if (!row) {
       // Deleted: remove by the identity it had.
       if (fallback) await this.driver.setPeers(fallback.ifName, [], [fallback.publicKey]);
       return;
     }
-    if (row.status === "enabled") await this.driver.setPeers(row.if_name, [desiredPeer(row)], []);
-    else await this.driver.setPeers(row.if_name, [], [row.public_key]);
+    const ifName = row.interface_name;
+    if (row.status === "enabled") await this.driver.setPeers(ifName, [desiredPeer(row)], []);
+    else await this.driver.setPeers(ifName, [], [row.public_key]);
   }
 }

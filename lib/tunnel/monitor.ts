@@ -133,10 +133,7 @@ export class TunnelMonitor {
           ? this.#baseline && p.latestHandshake > 0
           : prev !== p.latestHandshake;
         if (!changed || p.latestHandshake === 0) continue;
-        const row = this.ctx.store.get<{ id: string; interface_id: string }>(
-          "SELECT id, interface_id FROM peers WHERE public_key = ?",
-          p.publicKey,
-        );
+        const row = this.ctx.peerRepo.byPublicKey(p.publicKey);
         if (!row) continue; // not ours
         this.ctx.events.emit("PeerHandshake", {
           id: row.id,

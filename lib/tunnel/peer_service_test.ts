@@ -10,6 +10,7 @@ import { haveSystem, run } from "../../tests/helpers/system.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { keys } from "./keys.ts";
+import { SqlitePeerRepo } from "./peer_repo.ts";
 
 async function setup() {
   const h = await tunnelHarness();
@@ -74,9 +75,7 @@ Deno.test("PeerService listings and audit never carry private or preshared keys"
     { name: "a", dns: "1.1.1.1, example.org" },
     "alice",
   );
-  const row = h.store.get<{ private_key: string; preshared_key: string }>(
-    "SELECT private_key, preshared_key FROM peers",
-  )!;
+  const row = new SqlitePeerRepo(h.store).get(peer.id)!;
   assert(row.private_key && row.preshared_key);
   const listing = JSON.stringify(await h.tunnels.peers.list());
   const audit = JSON.stringify(h.audit.list({ limit: 100, offset: 0 }));

@@ -80,7 +80,7 @@ export class Reconciler {
       };
     }
     const items: ReconcileItem[] = [];
-    const ifaces = desiredState(this.ctx.store);
+    const ifaces = desiredState(this.ctx);
     for (const { row, desired } of ifaces) {
       for (const d of diffInterface(desired, state.interfaces.get(row.name)).drift) {
         items.push({
@@ -99,9 +99,7 @@ export class Reconciler {
     }
     if (items.some((i) => i.public_key)) {
       const peers = new Map(
-        this.ctx.store.all<{ id: string; name: string; public_key: string }>(
-          "SELECT id, name, public_key FROM peers",
-        ).map((p) => [p.public_key, p]),
+        this.ctx.peerRepo.identities().map((p) => [p.public_key, p]),
       );
       for (const i of items) {
         const p = i.public_key ? peers.get(i.public_key) : undefined;
@@ -133,7 +131,7 @@ export class Reconciler {
    * HostError when a host command failed (after the other interfaces were tried).
    */
   async apply(actor: string): Promise<ReconcileResult> {
-    const { host, telemetry, store, audit, events } = this.ctx;
+    const { host, telemetry, transactor, audit, events } = this.ctx;
     const result = await host.run(async () => {
       const state = await telemetry.state(0);
       const before = this.planFrom(state);
@@ -148,7 +146,7 @@ export class Reconciler {
       const drifting = new Set(before.items.map((i) => i.interface_id));
       const errors: string[] = [];
       const touched: { id: string; name: string }[] = [];
-      for (const { row, desired } of desiredState(store, [...drifting])) {
+      for (const { row, desired } of desiredState(this.ctx, [...drifting])) {
         try {
           await host.driver.sync(desired, state.interfaces.get(row.name) ?? null);
           touched.push({ id: row.id, name: row.name });
@@ -162,7 +160,7 @@ export class Reconciler {
     });
     const { before, after, errors, touched } = result;
     if (before.items.length) {
-      store.tx(() => {
+      transactor.tx(() => {
         const names = [...new Set(before.items.map((i) => `"${i.interface}"`))].join(", ");
         audit.record({
           actor,
@@ -174,7 +172,7 @@ export class Reconciler {
           resource_id: "tunnels",
         });
         for (const t of touched) {
-          store.afterCommit(() =>
+          transactor.afterCommit(() =>
             events.emit("InterfaceChanged", { id: t.id, action: "reconciled", name: t.name })
           );
         }

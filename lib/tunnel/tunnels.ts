@@ -6,17 +6,20 @@
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime, systemClock } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { HostDriver, HostInfo } from "../host/driver.ts";
+import type { HostDriver } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
+import { type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { HostSync } from "./host_sync.ts";
+import type { TunnelCounts } from "./interface_repo.ts";
 import { InterfaceService } from "./interface_service.ts";
-import { type PassResult, TunnelMonitor } from "./monitor.ts";
+import { TunnelMonitor } from "./monitor.ts";
 import { PeerService } from "./peer_service.ts";
 import { Reconciler, type ReconcileResult } from "./reconcile.ts";
 import { Telemetry } from "./telemetry.ts";
+import { tunnelRepos } from "./tunnel_repos.ts";
 
 export interface TunnelOptions {
   store: Store;
@@ -35,19 +38,7 @@ export interface TunnelOptions {
   telemetryMaxAgeMs?: number;
 }
 
-export interface DiagnosticCheck {
-  name: string;
-  status: "ok" | "warning" | "error" | "off";
-  detail: string;
-}
-
-export interface TunnelDiagnostics {
-  subsystem: "tunnels";
-  status: "ok" | "warning" | "error" | "off";
-  host: HostInfo;
-  checks: DiagnosticCheck[];
-  last_pass: PassResult | null;
-}
+export type { DiagnosticCheck, TunnelDiagnostics } from "./diagnostics.ts";
 
 export interface Tunnels {
   interfaces: InterfaceService;
@@ -70,15 +61,19 @@ export interface Tunnels {
   stop(): Promise<void>;
   /** Checks for GET /diagnostics/tunnels. */
   diagnostics(): Promise<TunnelDiagnostics>;
+  /** Stored interfaces, peers and enabled peers, for the tunnels probe of GET /system. */
+  counts(): TunnelCounts;
 }
 
 /** Builds the tunnel services; call `start()` once the process is ready. */
 export function createTunnels(opts: TunnelOptions): Tunnels {
   const log = opts.logger.child({ component: "tunnels" });
-  const host = new HostSync(opts.store, opts.driver, log);
+  const repos = tunnelRepos(opts.store);
+  const host = new HostSync(repos, opts.driver, log);
   const telemetry = new Telemetry(opts.driver, opts.telemetryMaxAgeMs ?? 1000);
   const ctx: TunnelContext = {
-    store: opts.store,
+    ...repos,
+    transactor: opts.store,
     audit: opts.audit,
     events: opts.events,
     clock: opts.clock ?? systemClock,
@@ -130,51 +125,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
       }
     },
     stop: () => monitor.stop(),
-    async diagnostics() {
-      const info = await opts.driver.info();
-      const checks: DiagnosticCheck[] = [];
-      if (!info.active) {
-        checks.push({ name: "host_driver", status: "off", detail: info.detail });
-        return { subsystem: "tunnels", status: "off", host: info, checks, last_pass: null };
-      }
-      checks.push({ name: "host_driver", status: "ok", detail: info.detail });
-      for (const [tool, present] of Object.entries(info.tools)) {
-        if (tool === "kernel_module") continue;
-        const needed = tool === "ip" || tool === "wg" ||
-          (tool === "wireguard-go" && !info.tools.kernel_module);
-        checks.push({
-          name: `tool_${tool}`,
-          status: present ? "ok" : needed ? "error" : "warning",
-          detail: present ? `${tool} found` : `${tool} not installed`,
-        });
-      }
-      if (startError) checks.push({ name: "startup_apply", status: "error", detail: startError });
-      const last = monitor.last;
-      if (last?.error) checks.push({ name: "host_read", status: "error", detail: last.error });
-      else {checks.push({
-          name: "host_read",
-          status: "ok",
-          detail: last ? `Last pass ${last.at}` : "No pass yet",
-        });}
-      const plan = await reconciler.plan().catch((err) => {
-        checks.push({ name: "drift", status: "error", detail: (err as Error).message });
-        return null;
-      });
-      if (plan) {
-        checks.push({
-          name: "drift",
-          status: plan.items.length ? "warning" : "ok",
-          detail: plan.items.length
-            ? `${plan.items.length} differences; see GET /reconcile/plan`
-            : `In sync at ${isoTime(Date.now())}`,
-        });
-      }
-      const worst = checks.some((c) => c.status === "error")
-        ? "error"
-        : checks.some((c) => c.status === "warning")
-        ? "warning"
-        : "ok";
-      return { subsystem: "tunnels", status: worst, host: info, checks, last_pass: last };
-    },
+    diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
+    counts: () => repos.interfaceRepo.counts(),
   };
 }

@@ -52,6 +52,7 @@ export function checkInterfaceAddress(
   if (cidr.prefix > 30 || !isHostAddress(cidr, cidr.address)) {
     throw new UnprocessableError(
       `${what}: address_v4 ${address} must be a host address in a block of /30 or larger`,
+      "address_v4",
     );
   }
   return { text: `${(address as string).trim()}`, cidr };
@@ -61,7 +62,7 @@ export function checkInterfaceAddress(
 export function checkPort(port: unknown, what: string): number {
   const n = integer(port, "listen_port", what);
   if (n < 1 || n > 65535) {
-    throw new UnprocessableError(`${what}: listen_port ${n} is outside 1-65535`);
+    throw new UnprocessableError(`${what}: listen_port ${n} is outside 1-65535`, "listen_port");
   }
   return n;
 }
@@ -70,7 +71,7 @@ export function checkPort(port: unknown, what: string): number {
 export function checkMtu(mtu: unknown, what: string): number {
   const n = integer(mtu, "mtu", what);
   if (n < MTU_MIN || n > MTU_MAX) {
-    throw new UnprocessableError(`${what}: mtu ${n} is outside ${MTU_MIN}-${MTU_MAX}`);
+    throw new UnprocessableError(`${what}: mtu ${n} is outside ${MTU_MIN}-${MTU_MAX}`, "mtu");
   }
   return n;
 }
@@ -79,7 +80,7 @@ export function checkMtu(mtu: unknown, what: string): number {
 export function checkKeepalive(v: unknown, what: string): number {
   const n = integer(v, "keepalive", what);
   if (n < 0 || n > 65535) {
-    throw new UnprocessableError(`${what}: keepalive ${n} is outside 0-65535`);
+    throw new UnprocessableError(`${what}: keepalive ${n} is outside 0-65535`, "keepalive");
   }
   return n;
 }

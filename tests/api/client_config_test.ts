@@ -7,6 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { haveSystem, run } from "../helpers/system.ts";
 import { startTestServer } from "../helpers/test_server.ts";
+import { SqlitePeerRepo } from "../../lib/tunnel/peer_repo.ts";
 
 async function withPeer() {
   const t = await startTestServer();
@@ -31,10 +32,7 @@ Deno.test("GET /peers/{id}/config downloads a wg-quick attachment, using the sto
   assertEquals(res.headers.get("content-disposition"), 'attachment; filename="Ann_laptop.2.conf"');
   assertEquals(res.headers.get("cache-control"), "no-store");
   let text = await res.text();
-  const row = t.services.store.get<{ private_key: string; preshared_key: string }>(
-    "SELECT private_key, preshared_key FROM peers WHERE id = ?",
-    peer.id,
-  )!;
+  const row = new SqlitePeerRepo(t.services.store).get(peer.id)!;
   assertEquals(
     text,
     [

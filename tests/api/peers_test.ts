@@ -6,6 +6,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient, collectFrames } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
+import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 
 Deno.test("POST /interfaces/{id}/peers allocates addresses (201); GET /peers lists every peer across interfaces with a total", async () => {
   await using t = await startTestServer();
@@ -248,18 +249,16 @@ Deno.test("no listing, detail, status, plan, audit record or event carries a pri
   const qr = (await api.get(`/peers/${peer.id}/qr`)).body;
   await api.post(`/interfaces/${iface.id}/peers`, { name: "b" });
 
+  const { interfaceRepo, peerRepo } = tunnelRepos(t.services.store);
+  const peerRows = peerRepo.identities().map((p) => peerRepo.get(p.id)!);
   const secrets = [
-    ...t.services.store.all<{ k: string }>("SELECT private_key AS k FROM interfaces"),
-    ...t.services.store.all<{ k: string }>(
-      "SELECT private_key AS k FROM peers UNION ALL SELECT preshared_key FROM peers",
-    ),
-  ].map((r) => r.k);
+    ...interfaceRepo.all().map((r) => r.private_key),
+    ...peerRows.map((r) => r.private_key!),
+    ...peerRows.map((r) => r.preshared_key!),
+  ];
   assertEquals(secrets.length, 5);
   // The download is the one place a peer's keys appear (and prove the secrets are real).
-  const peerRow = t.services.store.get<{ private_key: string; preshared_key: string }>(
-    "SELECT private_key, preshared_key FROM peers WHERE id = ?",
-    peer.id,
-  )!;
+  const peerRow = peerRepo.get(peer.id)!;
   assertStringIncludes(config, `PrivateKey = ${peerRow.private_key}`);
   assertStringIncludes(config, `PresharedKey = ${peerRow.preshared_key}`);
   assert(qr.svg.length > 0);

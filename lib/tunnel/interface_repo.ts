@@ -1,0 +1,156 @@
+/**
+ * The `interfaces` table: every SQL statement and row mapping of the tunnel
+ * domain's interfaces, plus the counts of the tunnels probe.
+ */
+import type { Store } from "../store/store.ts";
+
+/** One stored interface, as the table holds it. */
+export interface InterfaceRow {
+  id: string;
+  name: string;
+  address_v4: string;
+  listen_port: number | null;
+  mtu: number;
+  role: "overlay" | "upstream";
+  /** 1 when the link should be up, 0 when disabled. */
+  enabled: number;
+  private_key: string;
+  public_key: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An interface with the number of its peers. */
+export type CountedInterface = InterfaceRow & { peer_count: number };
+
+/** What a peer listing needs of each interface. */
+export interface InterfaceSummary {
+  id: string;
+  name: string;
+  address_v4: string;
+}
+
+/** The fields an interface update writes. */
+export interface InterfaceChange {
+  name: string;
+  address_v4: string;
+  listen_port: number | null;
+  mtu: number;
+}
+
+/** Totals for the tunnels probe of GET /system. */
+export interface TunnelCounts {
+  interfaces: number;
+  peers: number;
+  enabled_peers: number;
+}
+
+export interface InterfaceRepo {
+  /** One interface, or undefined. */
+  get(id: string): InterfaceRow | undefined;
+  /** Every interface, in no particular order. */
+  all(): InterfaceRow[];
+  /** Every interface, by name. */
+  allByName(): InterfaceRow[];
+  /** Every interface with its peer count, by name. */
+  listCounted(): CountedInterface[];
+  /** One interface with its peer count, or undefined. */
+  getCounted(id: string): CountedInterface | undefined;
+  /** Id, name and address of every interface. */
+  summaries(): InterfaceSummary[];
+  /** The listen ports in use. */
+  listenPorts(): number[];
+  insert(row: InterfaceRow): void;
+  update(id: string, change: InterfaceChange, now: number): void;
+  setEnabled(id: string, enabled: boolean, now: number): void;
+  /** Deletes the interface; its peers go with it. */
+  delete(id: string): void;
+  counts(): TunnelCounts;
+}
+
+const SELECT_COUNTED =
+  "SELECT i.*, (SELECT count(*) FROM peers p WHERE p.interface_id = i.id) AS peer_count FROM interfaces i";
+
+export class SqliteInterfaceRepo implements InterfaceRepo {
+  constructor(private readonly store: Store) {}
+
+  get(id: string): InterfaceRow | undefined {
+    return this.store.get<InterfaceRow>("SELECT * FROM interfaces WHERE id = ?", id);
+  }
+
+  all(): InterfaceRow[] {
+    return this.store.all<InterfaceRow>("SELECT * FROM interfaces");
+  }
+
+  allByName(): InterfaceRow[] {
+    return this.store.all<InterfaceRow>("SELECT * FROM interfaces ORDER BY name");
+  }
+
+  listCounted(): CountedInterface[] {
+    return this.store.all<CountedInterface>(`${SELECT_COUNTED} ORDER BY i.name`);
+  }
+
+  getCounted(id: string): CountedInterface | undefined {
+    return this.store.get<CountedInterface>(`${SELECT_COUNTED} WHERE i.id = ?`, id);
+  }
+
+  summaries(): InterfaceSummary[] {
+    return this.store.all<InterfaceSummary>("SELECT id, name, address_v4 FROM interfaces");
+  }
+
+  listenPorts(): number[] {
+    return this.store.all<{ p: number }>(
+      "SELECT listen_port AS p FROM interfaces WHERE listen_port IS NOT NULL",
+    ).map((r) => r.p);
+  }
+
+  insert(r: InterfaceRow): void {
+    this.store.run(
+      `INSERT INTO interfaces (id, name, address_v4, listen_port, mtu, role, enabled, private_key, public_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      r.id,
+      r.name,
+      r.address_v4,
+      r.listen_port,
+      r.mtu,
+      r.role,
+      r.enabled,
+      r.private_key,
+      r.public_key,
+      r.created_at,
+      r.updated_at,
+    );
+  }
+
+  update(id: string, c: InterfaceChange, now: number): void {
+    this.store.run(
+      "UPDATE interfaces SET name = ?, address_v4 = ?, listen_port = ?, mtu = ?, updated_at = ? WHERE id = ?",
+      c.name,
+      c.address_v4,
+      c.listen_port,
+      c.mtu,
+      now,
+      id,
+    );
+  }
+
+  setEnabled(id: string, enabled: boolean, now: number): void {
+    this.store.run(
+      "UPDATE interfaces SET enabled = ?, updated_at = ? WHERE id = ?",
+      enabled ? 1 : 0,
+      now,
+      id,
+    );
+  }
+
+  delete(id: string): void {
+    this.store.run("DELETE FROM interfaces WHERE id = ?", id);
+  }
+
+  counts(): TunnelCounts {
+    return this.store.get<TunnelCounts>(
+      `SELECT (SELECT count(*) FROM interfaces) AS interfaces, (SELECT count(*) FROM peers) AS peers,
+         (SELECT count(*) FROM peers WHERE status = 'enabled') AS enabled_peers`,
+    )!;
+  }
+}

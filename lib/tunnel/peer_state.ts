@@ -1,0 +1,71 @@
+/**
+ * Enable, disable and revoke. Revoke is final: the peer leaves the host, its
+ * private and preshared keys are erased, and it can never be enabled or
+ * updated again; its public key and address stay reserved until the record
+ * is deleted.
+ */
+import { ConflictError } from "../errors.ts";
+import type { TunnelContext } from "./context.ts";
+import { applyThenEmit, applyToHost } from "./host_apply.ts";
+import type { PeerListing } from "./peer_listing.ts";
+import type { PeerStatus } from "./peer_repo.ts";
+import type { PeerView } from "./peer_view.ts";
+import { requireInterface, requirePeer } from "./require_row.ts";
+
+export class PeerState {
+  constructor(
+    private readonly ctx: TunnelContext,
+    private readonly listing: PeerListing,
+  ) {}
+
+  /** Puts the peer on the host; ConflictError when revoked. */
+  enable(id: string, actor: string): Promise<PeerView> {
+    return this.#set(id, "enabled", actor);
+  }
+
+  /** Takes the peer off the host (its sessions end); it keeps its keys and address. */
+  disable(id: string, actor: string): Promise<PeerView> {
+    return this.#set(id, "disabled", actor);
+  }
+
+  /** Final: off the host, keys erased, never enabled again. Repeating it changes nothing. */
+  revoke(id: string, actor: string): Promise<PeerView> {
+    return this.#set(id, "revoked", actor);
+  }
+
+  async #set(id: string, status: PeerStatus, actor: string): Promise<PeerView> {
+    const { peerRepo, interfaceRepo, transactor, audit, clock, host } = this.ctx;
+    const cur = requirePeer(peerRepo, id);
+    const verb = status === "enabled" ? "enable" : status === "disabled" ? "disable" : "revoke";
+    if (cur.status === "revoked" && status !== "revoked") {
+      throw new ConflictError(`Cannot ${verb} peer "${cur.name}": it is revoked`);
+    }
+    const iface = requireInterface(interfaceRepo, cur.interface_id);
+    const what = `Peer "${cur.name}"`;
+    // Applied even when unchanged, so enable also repairs a peer removed by hand.
+    const apply = () => host.syncPeer(id);
+    if (cur.status === status) {
+      await applyToHost(this.ctx, what, apply);
+      return this.listing.view(id);
+    }
+    transactor.tx(() => {
+      peerRepo.setStatus(id, status, clock.now());
+      audit.record({
+        actor,
+        event_type: `peer.${status}`,
+        message: `${status[0].toUpperCase()}${
+          status.slice(1)
+        } peer "${cur.name}" on interface "${iface.name}"`,
+        resource_type: "peer",
+        resource_id: id,
+      });
+    });
+    await applyThenEmit(this.ctx, what, apply, "PeerChanged", {
+      id,
+      action: status,
+      interface_id: iface.id,
+      name: cur.name,
+    });
+    return this.listing.view(id);
+  }
+}

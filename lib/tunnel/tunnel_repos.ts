@@ -1,0 +1,10 @@
+/** The SQLite repositories of the tunnel domain over one store. */
+import type { Store } from "../store/store.ts";
+import type { TunnelRepos } from "./context.ts";
+import { SqliteInterfaceRepo } from "./interface_repo.ts";
+import { SqlitePeerRepo } from "./peer_repo.ts";
+
+/** Builds the interface and peer repositories over `store`. */
+export function tunnelRepos(store: Store): TunnelRepos {
+  return { interfaceRepo: new SqliteInterfaceRepo(store), peerRepo: new SqlitePeerRepo(store) };
+}
