@@ -1,7 +1,8 @@
 /**
  * The composition root of `lib/`: builds every service over one store, one
- * clock and one event bus. `main.ts` and the tests call `createServices`; the
- * routes reach the result through `ctx.state.services`.
+ * clock and one event bus. `main.ts` and the tests call `createServices`;
+ * each listener hands its routes only its own slice of the result
+ * (server/listeners/<name>/context.ts).
  */
 import { AttestService } from "./attest/attest.ts";
 import { type Core, loadCore } from "./attest/core.ts";
@@ -82,46 +83,53 @@ export interface ServiceOptions {
 /** Housekeeping runs every minute: expired sessions go away. */
 const HOUSEKEEPING_MS = 60_000;
 
-/** Builds every service; starts only cheap timers. */
-export async function createServices(opts: ServiceOptions): Promise<Services> {
-  const { config, store, log } = opts;
-  const clock = opts.clock ?? systemClock;
-  const events = new EventBus();
-  const audit = new AuditLog(new SqliteAuditRepo(store), store, events, clock);
+/** What every domain's services are built over. */
+interface Common {
+  config: Config;
+  store: Store;
+  log: Logger;
+  clock: Clock;
+  events: EventBus;
+  audit: AuditLog;
+}
+
+/** Users, sessions, tokens, the login limiter and the DNS API's JWTs. */
+function authServices({ store, clock, audit }: Common) {
   const users = new UserService(new SqliteUserRepo(store), store, audit, clock);
   const sessions = new SessionService(new SqliteSessionRepo(store), clock);
   const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
   const limiter = new LoginLimiter(new SqliteLoginAttemptRepo(store), store, clock);
   const auth = new AuthService(store, users, sessions, tokens, limiter, audit);
   const jwt = new JwtService(new SqliteMetaRepo(store), users, clock);
-  const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
-  const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
+  return { users, sessions, auth, jwt };
+}
+
+/** The attestation service of this thread, with the state it shares with the serving threads. */
+async function attestServices(c: Common, system: SystemService, core?: Core) {
+  const { config, store, log, clock } = c;
   if (config.attest.heartbeatMinMs < 2000) {
     // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
     log.warn(
       "PALISADE_ATTEST_HB_MIN_MS below 2000 lets clients exceed the 5-per-10-s heartbeat limit",
-      {
-        heartbeat_min_ms: config.attest.heartbeatMinMs,
-      },
+      { heartbeat_min_ms: config.attest.heartbeatMinMs },
     );
   }
-  const core = opts.core ?? await loadCore();
   // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
-  const storedSessions = new SqliteAttestSessionRepo(store);
-  const attestShared = createAttestShared(config.attest, 1 + config.attest.workers, {
-    sessions: storedSessions.count(),
-    maxChainLength: storedSessions.maxChainLength(),
+  const sessions = new SqliteAttestSessionRepo(store);
+  const shared = createAttestShared(config.attest, 1 + config.attest.workers, {
+    sessions: sessions.count(),
+    maxChainLength: sessions.maxChainLength(),
   });
   const attest = new AttestService({
-    sessions: storedSessions,
+    sessions,
     tx: store,
-    core,
+    core: core ?? await loadCore(),
     clock,
     options: config.attest,
     log: log.child({ service: "attest" }),
-    shared: attestShared,
+    shared,
   });
-  const attestRates = new AttestRates(attest, events, clock);
+  const attestRates = new AttestRates(attest, c.events, clock);
   system.addProbe({
     name: "attestation",
     summary: () => ({
@@ -130,44 +138,70 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       rejected: attest.counters.rejectedTotal,
     }),
   });
+  return { attest, attestRates };
+}
 
-  const dnsRepos = sqliteDnsRepos(store);
-  const dnsIndex = new DnsIndex(dnsRepos);
-  dnsIndex.load();
+/** Zones and records, and the in-memory index the DNS listener answers from. */
+function dnsServices(c: Common, system: SystemService) {
+  const { config, store } = c;
+  const repos = sqliteDnsRepos(store);
+  const index = new DnsIndex(repos);
+  index.load();
   const dns = new DnsService({
-    ...dnsRepos,
+    ...repos,
     transactor: store,
-    audit,
-    events,
-    clock,
+    audit: c.audit,
+    events: c.events,
+    clock: c.clock,
     nameservers: config.dns.nameservers,
-    index: dnsIndex,
+    index,
   });
-  const dnsResponder = new DnsResponder(dnsIndex, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
-  system.addProbe({ name: "dns", summary: () => dnsRepos.zones.counts() });
+  const dnsResponder = new DnsResponder(index, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
+  system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
+  return { dns, dnsResponder };
+}
 
-  const driver = opts.driver ??
+/** Interfaces and peers over the host driver the configuration chose. */
+function tunnelServices(
+  c: Common,
+  system: SystemService,
+  settings: SettingsService,
+  driver?: HostDriver,
+): Tunnels {
+  const { config, log } = c;
+  const host = driver ??
     selectDriver({ driver: config.hostDriver, netns: config.host.netns, logger: log });
   const tunnels = createTunnels({
-    store,
-    audit,
-    events,
+    store: c.store,
+    audit: c.audit,
+    events: c.events,
     logger: log,
-    driver,
-    clock,
+    driver: host,
+    clock: c.clock,
     serverEndpoint: () => settings.serverEndpoint(),
     pollMs: config.host.pollMs,
     autoReconcile: config.host.autoReconcile,
   });
   system.addProbe({
     name: "tunnels",
-    summary: () => ({
-      host_driver: driver.name,
-      host_active: driver.active,
-      ...tunnels.counts(),
-    }),
+    summary: () => ({ host_driver: host.name, host_active: host.active, ...tunnels.counts() }),
   });
+  return tunnels;
+}
 
+/** Builds every service; starts only cheap timers. */
+export async function createServices(opts: ServiceOptions): Promise<Services> {
+  const { config, store, log } = opts;
+  const clock = opts.clock ?? systemClock;
+  const events = new EventBus();
+  const audit = new AuditLog(new SqliteAuditRepo(store), store, events, clock);
+  const common: Common = { config, store, log, clock, events, audit };
+  const { users, sessions, auth, jwt } = authServices(common);
+  const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
+  const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
+  const { attest, attestRates } = await attestServices(common, system, opts.core);
+  const { dns, dnsResponder } = dnsServices(common, system);
+  const tunnels = tunnelServices(common, system, settings, opts.driver);
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
     .register("tunnels", () => tunnels.diagnostics());
@@ -183,12 +217,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   Deno.unrefTimer(housekeeping);
 
   return {
-    config,
-    log,
-    clock,
-    store,
-    events,
-    audit,
+    ...common,
     users,
     auth,
     jwt,

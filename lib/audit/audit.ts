@@ -7,9 +7,8 @@
 import type { Clock } from "../clock.ts";
 import { isoTime } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { Store } from "../store/store.ts";
 import type { Transactor } from "../store/transactor.ts";
-import { type AuditRepo, SqliteAuditRepo, type StoredAudit } from "./audit_repo.ts";
+import type { AuditRepo, StoredAudit } from "./audit_repo.ts";
 
 export interface AuditInput {
   actor: string;
@@ -62,21 +61,11 @@ export class AuditLog {
   readonly #events: EventBus;
   readonly #clock: Clock;
 
-  constructor(repo: AuditRepo, transactor: Transactor, events: EventBus, clock: Clock);
-  /**
-   * @deprecated Pass the repository and the transactor. This form stays until
-   * the callers outside `lib/audit` that build an audit log over a store
-   * (tests and benchmarks of other domains) have moved.
-   */
-  constructor(store: Store, events: EventBus, clock: Clock);
-  constructor(
-    ...args: [AuditRepo, Transactor, EventBus, Clock] | [Store, EventBus, Clock]
-  ) {
-    if (args.length === 3) {
-      const [store, events, clock] = args;
-      args = [new SqliteAuditRepo(store), store, events, clock];
-    }
-    [this.#repo, this.#transactor, this.#events, this.#clock] = args;
+  constructor(repo: AuditRepo, transactor: Transactor, events: EventBus, clock: Clock) {
+    this.#repo = repo;
+    this.#transactor = transactor;
+    this.#events = events;
+    this.#clock = clock;
   }
 
   /** Appends one record; its `AuditEvent` goes out once the surrounding transaction commits. */

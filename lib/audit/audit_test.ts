@@ -49,15 +49,3 @@ Deno.test("AuditLog.record() emits AuditEvent only after the transaction commits
   assertEquals(seen[0].type, "AuditEvent");
   if (seen[0].type === "AuditEvent") assertEquals(seen[0].payload.message, "change 2");
 });
-
-Deno.test("AuditLog built over a store (the older form) records through the SQLite repository", async () => {
-  await using t = await tempStore();
-  const bus = new EventBus();
-  const seen: BusEvent[] = [];
-  bus.subscribe((e) => seen.push(e));
-  const audit = new AuditLog(t.store, bus, new ManualClock());
-  t.store.tx(() => audit.record(entry(3)));
-  assertEquals(audit.list({ limit: 10, offset: 0 }).records.map((r) => r.message), ["change 3"]);
-  assertEquals(audit.eventTypes(), ["auth.login"]);
-  assertEquals(seen.length, 1);
-});

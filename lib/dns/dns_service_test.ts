@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
+import { SqliteAuditRepo } from "../audit/audit_repo.ts";
 import { ManualClock } from "../clock.ts";
 import {
   ConflictError,
@@ -23,13 +24,13 @@ function setup(store: Store) {
   const service = new DnsService({
     ...sqliteDnsRepos(store),
     transactor: store,
-    audit: new AuditLog(store, bus, clock),
+    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, clock),
     events: bus,
     clock,
     nameservers: ["ns1.{zone}", "ns.provider.net."],
     index: { invalidate: (z) => invalidated.push(z) },
   });
-  const audit = new AuditLog(store, bus, clock);
+  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, clock);
   return { service, events, clock, invalidated, audit };
 }
 

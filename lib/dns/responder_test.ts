@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { assertEquals } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
+import { SqliteAuditRepo } from "../audit/audit_repo.ts";
 import { systemClock } from "../clock.ts";
 import { EventBus } from "../events/bus.ts";
 import { sqliteDnsRepos } from "./dns_repos.ts";
@@ -25,7 +26,7 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
   const service = new DnsService({
     ...repos,
     transactor: t.store,
-    audit: new AuditLog(t.store, bus, systemClock),
+    audit: new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock),
     events: bus,
     clock: systemClock,
     nameservers: ["ns1.example.com"],
@@ -64,7 +65,7 @@ Deno.test("DnsResponder fully decodes messages beyond a bare question: extra rec
   const service = new DnsService({
     ...repos,
     transactor: t.store,
-    audit: new AuditLog(t.store, bus, systemClock),
+    audit: new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock),
     events: bus,
     clock: systemClock,
     nameservers: ["ns1.example.com"],

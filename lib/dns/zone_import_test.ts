@@ -1,6 +1,7 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { AuditLog } from "../audit/audit.ts";
+import { SqliteAuditRepo } from "../audit/audit_repo.ts";
 import { ManualClock } from "../clock.ts";
 import { ConflictError, UnprocessableError } from "../errors.ts";
 import { EventBus } from "../events/bus.ts";
@@ -14,7 +15,7 @@ function setup(store: Store) {
   const service = new DnsService({
     ...sqliteDnsRepos(store),
     transactor: store,
-    audit: new AuditLog(store, bus, clock),
+    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, clock),
     events: bus,
     clock,
     nameservers: ["ns1.{zone}", "ns.provider.net."],

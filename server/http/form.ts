@@ -19,26 +19,17 @@ export const emptyForm = (values: Record<string, string> = {}): FormState => ({
 });
 
 /**
- * The field an error is about: `ValidationError.field` when set, else the
- * word after the first ": " (services write "Cannot create X: mtu 99 is
- * outside …"); `aliases` maps service names to form names.
+ * The form field an error is about: its `field` when the form has one of
+ * that name (`aliases` maps the service's names to the form's), else null.
  */
 export function fieldOf(
   err: DomainError,
   fields: readonly string[],
   aliases: Record<string, string> = {},
 ): string | null {
-  const pick = (name: string | undefined) => {
-    if (!name) return null;
-    const f = aliases[name] ?? name;
-    return fields.includes(f) ? f : null;
-  };
-  if (err instanceof ValidationError) {
-    const f = pick(err.field);
-    if (f) return f;
-  }
-  const m = /: ([a-z][a-z0-9_]*)\b/.exec(err.message);
-  return pick(m?.[1]);
+  if (!err.field) return null;
+  const f = aliases[err.field] ?? err.field;
+  return fields.includes(f) ? f : null;
 }
 
 /**

@@ -3,6 +3,7 @@
  * answer index, responder and the UDP+TCP listener on a free loopback port.
  */
 import { AuditLog } from "../../lib/audit/audit.ts";
+import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { parseAcl } from "../../lib/dns/acl.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
@@ -38,7 +39,7 @@ export async function startDnsStack(
   const service = new DnsService({
     ...repos,
     transactor: store,
-    audit: new AuditLog(store, bus, systemClock),
+    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, systemClock),
     events: bus,
     clock: systemClock,
     nameservers: opts.nameservers ?? ["ns1.{zone}", "ns2.{zone}"],

@@ -3,6 +3,7 @@
  * every event), services and the given host driver.
  */
 import { AuditLog } from "../../lib/audit/audit.ts";
+import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
 import type { HostDriver } from "../../lib/host/driver.ts";
@@ -32,7 +33,7 @@ export async function tunnelHarness(
   const bus = new EventBus();
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const audit = new AuditLog(t.store, bus, systemClock);
+  const audit = new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock);
   const endpoint: ServerEndpoint = { host: null, port: null, enabled: false };
   const tunnels = createTunnels({
     store: t.store,
