@@ -1,5 +1,5 @@
 import AttestLive, { type AttestFigures } from "@/islands/AttestLive.tsx";
-import { PageHeader } from "@/components/page_header.tsx";
+import { Page } from "@/components/page.tsx";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 
 export const meta = defineMeta({
@@ -24,8 +24,7 @@ export const handler = defineHandlers(meta, {
 
 export default function Attestation({ data }: PageProps<Data>) {
   return (
-    <>
-      <PageHeader title="Attestation" />
+    <Page title="Attestation">
       <p class="muted">
         Browser attestation{data.listener ? ` on ${data.listener}` : ""}: sessions created by{" "}
         <code>/init</code>, chains extended by accepted <code>/hb</code>{" "}
@@ -33,6 +32,6 @@ export default function Attestation({ data }: PageProps<Data>) {
         window.
       </p>
       <AttestLive initial={data.figures} />
-    </>
+    </Page>
   );
 }

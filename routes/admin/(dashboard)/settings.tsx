@@ -4,6 +4,8 @@ import { DomainError } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
+import { Page } from "@/components/page.tsx";
+import { fieldsRefusal } from "@/components/refusal.ts";
 
 export const meta = defineMeta({
   GET: {
@@ -66,13 +68,8 @@ export const handler = defineHandlers(meta, {
       });
     } catch (err) {
       if (!(err instanceof Rollback)) throw err;
-      return page<Data>({
-        settings: current,
-        canEdit: true,
-        values: ctx.body,
-        errors,
-        saved: false,
-      }, { status: 422 });
+      const { form, status } = fieldsRefusal(ctx.body, errors);
+      return page<Data>({ settings: current, canEdit: true, ...form, saved: false }, { status });
     }
     return ctx.redirect("/settings?saved=1");
   },
@@ -129,9 +126,7 @@ export default function Settings({ data }: PageProps<Data>) {
     );
   };
   return (
-    <>
-      <h1>Settings</h1>
-      {data.saved && <p class="notice" role="status">Settings saved.</p>}
+    <Page header={<h1>Settings</h1>} notice={data.saved ? "Settings saved." : null}>
       {data.canEdit
         ? (
           <form method="post" class="card stack" aria-label="WireGuard endpoint">
@@ -148,6 +143,6 @@ export default function Settings({ data }: PageProps<Data>) {
             <p class="muted">Only administrators can change settings.</p>
           </section>
         )}
-    </>
+    </Page>
   );
 }
