@@ -5,6 +5,11 @@ export interface PeerFilter {
   status?: string;
 }
 
+/** True when any filter is set. */
+export function isFiltered(filter: PeerFilter): boolean {
+  return !!(filter.q || filter.interface_id || filter.status);
+}
+
 /**
  * The filters form. The search field also filters the rows already shown as
  * one types (the table island listens to it, by its id `peer-q`).
@@ -12,7 +17,6 @@ export interface PeerFilter {
 export function PeerFilters(
   { filter, interfaces }: { filter: PeerFilter; interfaces: { id: string; name: string }[] },
 ) {
-  const filtered = !!(filter.q || filter.interface_id || filter.status);
   return (
     <form method="get" class="filters" role="search" aria-label="Filter peers">
       <label>
@@ -46,7 +50,7 @@ export function PeerFilters(
         </select>
       </label>
       <button type="submit">Filter</button>
-      {filtered && <a href="/peers" class="button-link">Clear</a>}
+      {isFiltered(filter) && <a href="/peers" class="button-link">Clear</a>}
       <p id="peer-q-help" class="help wide">
         Typing filters the rows below at once; Filter searches every peer on the server.
       </p>

@@ -2,9 +2,11 @@ import { formatCount, formatTime } from "@/components/format.ts";
 import { type Column, Table } from "@/components/table.tsx";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
 
-const COLUMNS: Column[] = [{ label: "Zone" }, { label: "Records", num: true }, {
-  label: "Changed",
-}];
+const COLUMNS: Column[] = [
+  { label: "Zone" },
+  { label: "Records", num: true },
+  { label: "Changed" },
+];
 
 /** The authoritative zones, each linking to its page. */
 export function ZonesTable({ zones, canEdit }: { zones: ZoneSummary[]; canEdit: boolean }) {

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { Page } from "@/components/page.tsx";
+import { fieldsRefusal } from "@/components/refusal.ts";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import { DomainError } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
 import { defineHandlers, defineMeta, page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
-import { Page } from "@/components/page.tsx";
-import { fieldsRefusal } from "@/components/refusal.ts";
 
 export const meta = defineMeta({
   GET: {

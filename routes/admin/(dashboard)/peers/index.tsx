@@ -2,7 +2,7 @@ import { z } from "zod";
 import { noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
-import { type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
+import { isFiltered, type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
 import { peerRows } from "@/components/peers/peer_rows.ts";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
@@ -82,7 +82,7 @@ export const handler = defineHandlers(meta, {
 
 export default function Peers({ data, url }: PageProps<Data>) {
   const { filter } = data;
-  const filtered = !!(filter.q || filter.interface_id || filter.status);
+  const filtered = isFiltered(filter);
   const newHref = `/peers/new${filter.interface_id ? `?interface_id=${filter.interface_id}` : ""}`;
   const actions = data.canEdit && data.interfaces.length > 0 && (
     <a class="button-link primary" href={newHref}>New peer</a>
