@@ -1,32 +1,91 @@
-import type { ComponentChildren } from "preact";
-import { PageHeader } from "./page_header.tsx";
-
 /**
- * "Delete X? [Delete] [Cancel]" for destructive actions: GET shows it and a
- * POST to the same path performs the action, so confirming needs no script.
+ * Confirmation pages of destructive actions: "Delete X? [Delete X] [Cancel]".
+ * GET asks, a POST to the same path acts, so confirming needs no script. A
+ * route file describes what it confirms and `confirmRoute` builds its
+ * `meta`, `handler` and page.
  */
+import type { ComponentChildren } from "preact";
+import { page, type PageProps } from "@/server/http/define.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
+import { ErrorSummary } from "./error_summary.tsx";
+import { Page } from "./page.tsx";
+import { pageRefusal } from "./refusal.ts";
+
+/** What the page says about the thing it asks about. */
+export interface ConfirmText {
+  question: ComponentChildren;
+  consequence?: ComponentChildren;
+  /** The button, e.g. "Delete wg1". */
+  confirmLabel: string;
+  /** Where Cancel and Back lead: the thing's own page. */
+  cancelHref: string;
+}
+
+/** A confirmation route, described. */
+export interface ConfirmSpec<T> {
+  /** Page title, e.g. "Delete peer". */
+  title: string;
+  /** Summaries of the question (GET) and the action (POST). */
+  summary: { GET: string; POST: string };
+  /** The thing asked about; throws NotFoundError when it does not exist. */
+  load(ctx: SignedInContext): T;
+  /** Performs the action; returns the page to go to after it (with its `?done=`). */
+  act(ctx: SignedInContext, item: T): string | Promise<string>;
+  text(item: T): ConfirmText;
+}
+
+interface Data<T> {
+  item: T;
+  /** The refusal of a confirmed action, shown above its button. */
+  error?: string;
+}
+
+/** The question and its two answers; the error of a refused action above them. */
 export function ConfirmPage(
-  { title, question, consequence, confirmLabel, cancelHref, error }: {
+  { title, question, consequence, confirmLabel, cancelHref, error }: ConfirmText & {
     title: string;
-    question: ComponentChildren;
-    consequence?: ComponentChildren;
-    confirmLabel: string;
-    cancelHref: string;
     error?: string;
   },
 ) {
   return (
-    <>
-      <PageHeader title={title} back={{ href: cancelHref, label: "Back" }} />
+    <Page title={title} back={{ href: cancelHref, label: "Back" }}>
       <form method="post" class="card stack confirm" aria-labelledby="confirm-question">
         <p id="confirm-question" class="question">{question}</p>
         {consequence && <p class="muted">{consequence}</p>}
-        {error && <p class="form-error" role="alert">{error}</p>}
+        <ErrorSummary message={error} />
         <div class="row">
           <button type="submit" class="danger">{confirmLabel}</button>
           <a href={cancelHref} class="button-link">Cancel</a>
         </div>
       </form>
-    </>
+    </Page>
   );
+}
+
+/** The `meta`, `handler` and page of a confirmation route (operators only). */
+export function confirmRoute<T>(spec: ConfirmSpec<T>) {
+  const meta = define.meta({
+    GET: { summary: spec.summary.GET, access: "operator" },
+    POST: { summary: spec.summary.POST, access: "operator" },
+  });
+  const handler = define.handlers(meta, {
+    GET(ctx) {
+      ctx.state.title = spec.title;
+      return page<Data<T>>({ item: spec.load(ctx) });
+    },
+    async POST(ctx) {
+      ctx.state.title = spec.title;
+      const item = spec.load(ctx);
+      try {
+        return ctx.redirect(await spec.act(ctx, item));
+      } catch (err) {
+        const { error, status } = pageRefusal(err);
+        return page<Data<T>>({ item, error }, { status });
+      }
+    },
+  });
+  function Confirm({ data }: PageProps<Data<T>>) {
+    return <ConfirmPage title={spec.title} {...spec.text(data.item)} error={data.error} />;
+  }
+  return { meta, handler, Confirm };
 }

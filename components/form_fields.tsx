@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from "preact";
 import type { FormState } from "@/server/http/form.ts";
+import { ErrorSummary } from "./error_summary.tsx";
 
 interface Common {
   form: FormState;
@@ -139,10 +140,8 @@ export function Check(p: Common & { checked: boolean }) {
 }
 
 /** The error that names no field, shown above the form's fields. */
-export function FormError({ form, id }: { form: FormState; id?: string }) {
-  const message = form.errors[""];
-  if (!message) return null;
-  return <p id={id} class="form-error" role="alert">{message}</p>;
+export function FormError({ form }: { form: FormState }) {
+  return <ErrorSummary message={form.errors[""]} />;
 }
 
 /** A one-button form that posts `_action` to the page it is on. */

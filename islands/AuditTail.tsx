@@ -1,6 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { streamStatus, subscribe } from "./_runtime/event_stream.ts";
+import { subscribe } from "./_runtime/event_stream.ts";
+import { LiveStatus } from "./_runtime/live_status.tsx";
 
 export interface AuditRow {
   id: number | string;
@@ -48,15 +49,7 @@ export default function AuditTail({ records, filter, live, max }: AuditTailProps
     <section aria-labelledby="audit-records">
       <div class="row spread">
         <h2 id="audit-records">Records</h2>
-        {live && (
-          <span class={`live live-${streamStatus.value}`} role="status" aria-live="polite">
-            {streamStatus.value === "live"
-              ? "Live"
-              : streamStatus.value === "connecting"
-              ? "Connecting…"
-              : "Offline, retrying"}
-          </span>
-        )}
+        {live && <LiveStatus />}
       </div>
       {rows.value.length === 0
         ? <p class="empty">No audit records match these filters.</p>

@@ -1,5 +1,5 @@
 import AttestLive, { type AttestFigures } from "@/islands/AttestLive.tsx";
-import { PageHeader } from "@/components/page_header.tsx";
+import { Page } from "@/components/page.tsx";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -25,8 +25,7 @@ export const handler = define.handlers(meta, {
 
 export default function Attestation({ data }: PageProps<Data>) {
   return (
-    <>
-      <PageHeader title="Attestation" />
+    <Page title="Attestation">
       <p class="muted">
         Browser attestation{data.listener ? ` on ${data.listener}` : ""}: sessions created by{" "}
         <code>/init</code>, chains extended by accepted <code>/hb</code>{" "}
@@ -34,6 +33,6 @@ export default function Attestation({ data }: PageProps<Data>) {
         window.
       </p>
       <AttestLive initial={data.figures} />
-    </>
+    </Page>
   );
 }

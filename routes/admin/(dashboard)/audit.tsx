@@ -2,6 +2,7 @@ import { z } from "zod";
 import AuditTail from "@/islands/AuditTail.tsx";
 import { AuditQuery } from "@/lib/audit/schema.ts";
 import type { AuditPage } from "@/lib/audit/audit.ts";
+import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -38,8 +39,7 @@ export const handler = define.handlers(meta, {
 export default function Audit({ data, url }: PageProps<Data>) {
   const { page: p, filter } = data;
   return (
-    <>
-      <h1>Audit</h1>
+    <Page header={<h1>Audit</h1>}>
       <form method="get" class="filters" aria-label="Filter audit records">
         <label>
           Event
@@ -63,6 +63,6 @@ export default function Audit({ data, url }: PageProps<Data>) {
       </form>
       <AuditTail records={p.records} filter={filter} live={p.offset === 0} max={p.limit} />
       <Pagination url={url} total={p.total} limit={p.limit} offset={p.offset} />
-    </>
+    </Page>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/badge.tsx";
 import { formatCount, formatTime } from "@/components/format.ts";
+import { Page } from "@/components/page.tsx";
 import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
@@ -108,11 +109,14 @@ function Stat({ label, value, href }: { label: string; value: number | string; h
 export default function Overview({ data }: PageProps<Data>) {
   const a = data.attest;
   return (
-    <>
-      <div class="page-header">
-        <h1>Overview</h1>
-        <p class="muted">Up {uptime(data.uptime)}</p>
-      </div>
+    <Page
+      header={
+        <div class="page-header">
+          <h1>Overview</h1>
+          <p class="muted">Up {uptime(data.uptime)}</p>
+        </div>
+      }
+    >
       <section aria-labelledby="health">
         <h2 id="health">Health</h2>
         <ul class="health-grid">
@@ -167,6 +171,6 @@ export default function Overview({ data }: PageProps<Data>) {
           <a href="/audit">All audit records →</a>
         </p>
       </section>
-    </>
+    </Page>
   );
 }

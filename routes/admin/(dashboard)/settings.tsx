@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Page } from "@/components/page.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import { FieldErrors } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
@@ -50,6 +51,7 @@ export const handler = define.handlers(meta, {
         : (ctx.body[s.key] ?? "").trim(),
     ]));
     try {
+      // All fields or none (SettingsService.putAll).
       settings.putAll(values, ctx.auth.user.username);
     } catch (err) {
       if (!(err instanceof FieldErrors)) throw err;
@@ -114,9 +116,7 @@ export default function Settings({ data }: PageProps<Data>) {
     );
   };
   return (
-    <>
-      <h1>Settings</h1>
-      {data.saved && <p class="notice" role="status">Settings saved.</p>}
+    <Page header={<h1>Settings</h1>} notice={data.saved ? "Settings saved." : null}>
       {data.canEdit
         ? (
           <form method="post" class="card stack" aria-label="WireGuard endpoint">
@@ -133,6 +133,6 @@ export default function Settings({ data }: PageProps<Data>) {
             <p class="muted">Only administrators can change settings.</p>
           </section>
         )}
-    </>
+    </Page>
   );
 }

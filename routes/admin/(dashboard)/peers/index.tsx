@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { Notice } from "@/components/notice.tsx";
-import { PageHeader } from "@/components/page_header.tsx";
+import { noticeFor, NOTICES } from "@/components/notices.ts";
+import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
-import { peerRows } from "@/components/peer_rows.ts";
+import { isFiltered, type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
+import { peerRows } from "@/components/peers/peer_rows.ts";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
@@ -37,7 +38,7 @@ interface Data {
   offset: number;
   now: number;
   interfaces: { id: string; name: string }[];
-  filter: { q?: string; interface_id?: string; status?: string };
+  filter: PeerFilter;
   canEdit: boolean;
   hostActive: boolean;
   notice: string | null;
@@ -75,60 +76,21 @@ export const handler = define.handlers(meta, {
       filter: { q, interface_id, status },
       canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
       hostActive: tunnels.driver.active,
-      notice: ctx.query.done ? "Peer deleted." : null,
+      notice: noticeFor(NOTICES.peers, ctx.query.done),
     });
   },
 });
 
 export default function Peers({ data, url }: PageProps<Data>) {
   const { filter } = data;
-  const filtered = !!(filter.q || filter.interface_id || filter.status);
+  const filtered = isFiltered(filter);
   const newHref = `/peers/new${filter.interface_id ? `?interface_id=${filter.interface_id}` : ""}`;
+  const actions = data.canEdit && data.interfaces.length > 0 && (
+    <a class="button-link primary" href={newHref}>New peer</a>
+  );
   return (
-    <>
-      <PageHeader title="Peers">
-        {data.canEdit && data.interfaces.length > 0 && (
-          <a class="button-link primary" href={newHref}>New peer</a>
-        )}
-      </PageHeader>
-      <Notice message={data.notice} />
-      <form method="get" class="filters" role="search" aria-label="Filter peers">
-        <label>
-          Search
-          <input
-            id="peer-q"
-            name="q"
-            type="search"
-            value={filter.q ?? ""}
-            placeholder="Name, address or key"
-            autocomplete="off"
-            aria-describedby="peer-q-help"
-          />
-        </label>
-        <label>
-          Interface
-          <select name="interface_id">
-            <option value="">All interfaces</option>
-            {data.interfaces.map((i) => (
-              <option value={i.id} selected={i.id === filter.interface_id}>{i.name}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select name="status">
-            <option value="">Any status</option>
-            {["enabled", "disabled", "revoked"].map((s) => (
-              <option value={s} selected={s === filter.status}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Filter</button>
-        {filtered && <a href="/peers" class="button-link">Clear</a>}
-        <p id="peer-q-help" class="help wide">
-          Typing filters the rows below at once; Filter searches every peer on the server.
-        </p>
-      </form>
+    <Page title="Peers" actions={actions} notice={data.notice}>
+      <PeerFilters filter={filter} interfaces={data.interfaces} />
       {!data.hostActive && (
         <p class="help">
           The host layer is off, so no handshake or transfer is read from WireGuard; figures appear
@@ -163,6 +125,6 @@ export default function Peers({ data, url }: PageProps<Data>) {
         prev="← Previous"
         next="Next →"
       />
-    </>
+    </Page>
   );
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { PageHeader } from "@/components/page_header.tsx";
+import { ErrorSummary } from "@/components/error_summary.tsx";
+import { Page } from "@/components/page.tsx";
 import { page, type PageProps } from "@/server/http/define.ts";
-import { formFailure } from "@/server/http/form.ts";
+import { pageRefusal } from "@/components/refusal.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
@@ -43,12 +44,8 @@ export const handler = define.handlers(meta, {
       });
     } catch (err) {
       ctx.state.title = "Configuration";
-      const { form, status } = formFailure(err, {}, []);
-      return page<Data>({
-        id: ctx.params.id,
-        error: form.errors[""],
-        endpoint: q.endpoint ?? "",
-      }, { status });
+      const { error, status } = pageRefusal(err);
+      return page<Data>({ id: ctx.params.id, error, endpoint: q.endpoint ?? "" }, { status });
     }
   },
 });
@@ -56,10 +53,9 @@ export const handler = define.handlers(meta, {
 /** Shown only when the file cannot be produced; offers the endpoint the settings lack. */
 export default function ConfigError({ data }: PageProps<Data>) {
   return (
-    <>
-      <PageHeader title="Configuration" back={{ href: `/peers/${data.id}`, label: "Peer" }} />
+    <Page title="Configuration" back={{ href: `/peers/${data.id}`, label: "Peer" }}>
       <div class="card stack">
-        <p class="form-error" role="alert">{data.error}</p>
+        <ErrorSummary message={data.error} />
         <form method="get" class="row" aria-label="Download with an endpoint">
           <label class="grow">
             Server endpoint
@@ -77,6 +73,6 @@ export default function ConfigError({ data }: PageProps<Data>) {
           to use it for every peer.
         </p>
       </div>
-    </>
+    </Page>
   );
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { PageHeader } from "@/components/page_header.tsx";
+import { ErrorSummary } from "@/components/error_summary.tsx";
+import { Page } from "@/components/page.tsx";
 import { page, type PageProps } from "@/server/http/define.ts";
-import { formFailure } from "@/server/http/form.ts";
+import { pageRefusal } from "@/components/refusal.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
@@ -37,8 +38,7 @@ export const handler = define.handlers(meta, {
       const src = `data:image/svg+xml;base64,${btoa(svg)}`;
       return page<Data>({ id: peer.id, name: peer.name, src });
     } catch (err) {
-      const { form, status } = formFailure(err, {}, []);
-      const error = form.errors[""];
+      const { error, status } = pageRefusal(err);
       // The dialog reads the message as text; the page shows it in place of the image.
       if (ctx.query.format === "svg") {
         return new Response(error, {
@@ -55,20 +55,16 @@ export const handler = define.handlers(meta, {
 /** The QR page, for browsers without JavaScript (the dialog shows the same image). */
 export default function PeerQr({ data }: PageProps<Data>) {
   return (
-    <>
-      <PageHeader
-        title={`QR code of ${data.name}`}
-        back={{ href: `/peers/${data.id}`, label: data.name }}
-      />
+    <Page title={`QR code of ${data.name}`} back={{ href: `/peers/${data.id}`, label: data.name }}>
       <div class="card stack qr-page">
         {data.src
           ? <img src={data.src} alt={`QR code of the configuration of ${data.name}`} />
-          : <p class="form-error" role="alert">{data.error}</p>}
+          : <ErrorSummary message={data.error} />}
         <p class="help">
           Scan it with the WireGuard app. It holds the peer's private key: show it only to its
           owner.
         </p>
       </div>
-    </>
+    </Page>
   );
 }

@@ -1,6 +1,6 @@
-import { PageHeader } from "@/components/page_header.tsx";
+import { Page } from "@/components/page.tsx";
 import { page, type PageProps } from "@/server/http/define.ts";
-import { formFailure } from "@/server/http/form.ts";
+import { pageRefusal } from "@/components/refusal.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
@@ -26,18 +26,13 @@ export const handler = define.handlers(meta, {
       });
     } catch (err) {
       ctx.state.title = "Export";
-      const { form, status } = formFailure(err, {}, []);
-      return page<Data>({ name, error: form.errors[""] }, { status });
+      const { error, status } = pageRefusal(err);
+      return page<Data>({ name, error }, { status });
     }
   },
 });
 
 /** Shown only when the zone cannot be exported. */
 export default function ExportError({ data }: PageProps<Data>) {
-  return (
-    <>
-      <PageHeader title="Export" back={{ href: "/zones", label: "Zones" }} />
-      <p class="form-error" role="alert">{data.error}</p>
-    </>
-  );
+  return <Page title="Export" back={{ href: "/zones", label: "Zones" }} error={data.error} />;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { Field, FormError } from "@/components/form_fields.tsx";
-import { PageHeader } from "@/components/page_header.tsx";
+import { Field } from "@/components/form_fields.tsx";
+import { Page } from "@/components/page.tsx";
+import { FormActions, PostForm } from "@/components/post_form.tsx";
 import type { DnsRecord } from "@/lib/dns/dns_service.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState, optionalInt } from "@/server/http/form.ts";
@@ -58,20 +59,14 @@ export default function EditRecord({ data }: PageProps<Data>) {
   const { record, form, zone } = data;
   const back = `/zones/${encodeURIComponent(zone)}`;
   return (
-    <>
-      <PageHeader
-        title={`${record.type} record ${record.domain}`}
-        back={{ href: back, label: zone }}
-      />
-      <form method="post" class="card form-grid" aria-label="Edit record" novalidate>
-        <FormError form={form} />
+    <Page title={`${record.type} record ${record.domain}`} back={{ href: back, label: zone }}>
+      <PostForm form={form} class="card form-grid" label="Edit record">
         <Field form={form} name="value" label="Value" required />
         <Field form={form} name="ttl" label="TTL (s)" inputMode="numeric" />
-        <div class="form-actions">
-          <button type="submit" class="primary">Save record</button>
+        <FormActions label="Save record">
           <a class="button-link" href={back}>Cancel</a>
-        </div>
-      </form>
-    </>
+        </FormActions>
+      </PostForm>
+    </Page>
   );
 }

@@ -1,0 +1,50 @@
+/**
+ * The one-line notices shown after a redirect (`?done=<what>`), page by
+ * page. Each page has a fixed list, so no text from the query string reaches
+ * the page; the keys are what the routes that act redirect with (a peer's
+ * page shows `revoked` after its revoke page, `created` after the new-peer
+ * page).
+ */
+import { z } from "zod";
+
+export const NOTICES = {
+  tunnels: { deleted: "Interface deleted." },
+  tunnel: {
+    created: "Interface created.",
+    updated: "Interface saved.",
+    enabled: "Interface enabled.",
+    disabled: "Interface disabled: its link is down, its peers are kept.",
+    restarted: "Interface restarted from the stored state.",
+  },
+  peers: { deleted: "Peer deleted." },
+  peer: {
+    created: "Peer created. Its configuration is ready to download.",
+    updated: "Peer saved.",
+    enabled: "Peer enabled.",
+    disabled: "Peer disabled: it is off the host until enabled again.",
+    revoked: "Peer revoked: its keys are erased and it can never connect again.",
+  },
+  zones: { deleted: "Zone deleted." },
+  zone: {
+    created: "Zone created.",
+    updated: "Zone saved.",
+    imported: "Zone file imported.",
+    record_created: "Record added.",
+    record_updated: "Record saved.",
+    record_deleted: "Record deleted.",
+  },
+  users: {
+    created: "User created.",
+    role: "Role changed. It applies to the user's sessions and API tokens at once.",
+  },
+} as const;
+
+/** The `done` query of a page whose notices are `messages`: only their keys are accepted. */
+export function doneQuery<K extends string>(messages: Record<K, string>) {
+  return z.enum(Object.keys(messages) as [K, ...K[]]).optional();
+}
+
+/** The notice for `done`, or null when there is none or it is not in the list. */
+export function noticeFor(messages: Record<string, string>, done: string | undefined) {
+  return done ? messages[done] ?? null : null;
+}

@@ -1,0 +1,70 @@
+import { formatTime } from "@/components/format.ts";
+import { ROLES } from "@/lib/auth/roles.ts";
+import type { UserInfo } from "@/lib/auth/user.ts";
+import { type Column, Table } from "@/components/table.tsx";
+
+const COLUMNS: Column[] = [
+  { label: "User" },
+  { label: "E-mail" },
+  { label: "Last sign-in" },
+  { label: "Role" },
+];
+
+/** A refused role change, shown in that user's row. */
+export interface RoleError {
+  id: string;
+  message: string;
+}
+
+/** The accounts, each with its own role form. */
+export function UsersTable(
+  { users, me, roleError }: { users: UserInfo[]; me: string; roleError: RoleError | null },
+) {
+  return (
+    <section aria-labelledby="people">
+      <h2 id="people">Accounts</h2>
+      <Table columns={COLUMNS}>
+        {users.map((u) => (
+          <tr>
+            <th scope="row">
+              {u.username}
+              {u.id === me && <span class="muted">&nbsp;(you)</span>}
+            </th>
+            <td>{u.email || <span class="muted">—</span>}</td>
+            <td>{u.last_login ? formatTime(u.last_login) : "never"}</td>
+            <td>
+              <RoleForm user={u} error={roleError?.id === u.id ? roleError.message : null} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </section>
+  );
+}
+
+/** A one-select form changing a user's role, with its refusal below it. */
+function RoleForm({ user: u, error }: { user: UserInfo; error: string | null }) {
+  const id = `role-${u.id}`;
+  return (
+    <>
+      <form method="post" class="row nowrap" aria-label={`Role of ${u.username}`}>
+        <input type="hidden" name="_action" value="role" />
+        <input type="hidden" name="user_id" value={u.id} />
+        <label for={id} class="visually-hidden">Role of {u.username}</label>
+        <select
+          id={id}
+          name="role"
+          class="compact"
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        >
+          {ROLES.map((r) => <option key={r} value={r} selected={r === u.role}>{r}</option>)}
+        </select>
+        <button type="submit">
+          Change<span class="visually-hidden">{` role of ${u.username}`}</span>
+        </button>
+      </form>
+      {error && <p id={`${id}-error`} class="field-error" role="alert">{error}</p>}
+    </>
+  );
+}

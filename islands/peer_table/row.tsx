@@ -1,0 +1,46 @@
+import type { Signal } from "@preact/signals";
+import { formatAgo, formatBytes, formatTime, isConnected } from "@/components/format.ts";
+import type { Entry } from "./types.ts";
+
+const BADGE: Record<string, string> = { enabled: "ok", disabled: "warn", revoked: "bad" };
+
+/** One peer; it reads its own signals, so a handshake event re-renders this row only. */
+export function Row(
+  { e, now, iface }: { e: Entry; now: Signal<number>; iface: [string, string] | null },
+) {
+  const t = e.live.value;
+  const r = e.row;
+  const nowMs = t.hs ? now.value : 0;
+  const connected = isConnected(t.hs, nowMs);
+  return (
+    <tr hidden={!e.shown.value} data-peer-id={r.id}>
+      <th scope="row">
+        <a href={`/peers/${r.id}`}>{r.name}</a>
+      </th>
+      {iface && (
+        <td>
+          <a href={`/tunnels/${iface[0]}`}>{iface[1]}</a>
+        </td>
+      )}
+      <td>
+        <code>{r.address}</code>
+      </td>
+      <td>
+        <span class={`badge ${BADGE[r.status] ?? "muted"}`}>{r.status}</span>
+      </td>
+      <td data-cell="handshake">
+        {t.hs
+          ? (
+            <time datetime={t.hs} title={formatTime(t.hs)}>
+              {connected && <span class="dot" aria-hidden="true" />}
+              {formatAgo(t.hs, nowMs)}
+              {connected && <span class="visually-hidden">, connected</span>}
+            </time>
+          )
+          : <span class="muted">never</span>}
+      </td>
+      <td class="num" data-cell="rx">{formatBytes(t.rx)}</td>
+      <td class="num" data-cell="tx">{formatBytes(t.tx)}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ReadonlySignal, Signal } from "@preact/signals";
+
+/**
+ * One peer as the table needs it. Rows cross to the browser as JSON inside an
+ * HTML attribute, a thousand at a time, so they are kept small: the interface
+ * is an index into `PeerTableProps.ifaces`, and telemetry nobody has reported
+ * (`hs` handshake time, `rx`/`tx` bytes) is left out rather than sent as null.
+ */
+export interface PeerRow {
+  id: string;
+  name: string;
+  iface: number;
+  address: string;
+  status: string;
+  hs?: string;
+  rx?: number;
+  tx?: number;
+}
+
+export interface PeerTableProps {
+  rows: PeerRow[];
+  /** The interfaces rows refer to, as [id, name]. */
+  ifaces: [string, string][];
+  /** Server time of the render, so relative times hydrate to the same text. */
+  now: number;
+  caption: string;
+  showInterface: boolean;
+  /** Id of a server-rendered search field; typing in it filters the rows at once. */
+  searchInput?: string;
+  /** Show a footer with the summed transfer. */
+  totals?: boolean;
+  /** Shown instead of the table when there are no rows. */
+  empty: string;
+}
+
+/** A row's telemetry as last reported (null: never). */
+export interface Live {
+  hs: string | null;
+  rx: number | null;
+  tx: number | null;
+}
+
+/** A row with its own signals: its telemetry and whether the search shows it. */
+export interface Entry {
+  row: PeerRow;
+  live: Signal<Live>;
+  shown: ReadonlySignal<boolean>;
+}
