@@ -98,7 +98,8 @@ const GLUE_ADAPTER = "lib/attest/core.ts";
 const LITERAL_STATUS =
   /\bstatus\s*:\s*\d{3}\b|\bstatus\s*=\s*\d{3}\b|\(\s*\d{3}\s*,|,\s*[1-5]\d\d\s*\)/;
 
-function lineRules(file: string, lines: string[]): Violation[] {
+/** The rules read line by line: SQL, message decisions, literal statuses, lib imports. */
+export function lineRules(file: string, lines: string[]): Violation[] {
   const out: Violation[] = [];
   lines.forEach((text, i) => {
     const at = { file, line: i + 1 };

@@ -1,22 +1,18 @@
-import { z } from "zod";
 import { NewUserInput, UserInfoSchema } from "@/lib/auth/schema.ts";
-import { Status } from "@/server/http/status.ts";
+import { collection } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = define.meta({
-  GET: {
-    summary: "List users (never their passwords)",
-    access: "administrator",
-    response: z.object({ users: z.array(UserInfoSchema) }),
-  },
-  POST: {
+export const meta = define.meta(collection({
+  key: "users",
+  item: UserInfoSchema,
+  list: { summary: "List users (never their passwords)", access: "administrator" },
+  create: {
     summary: "Create a user; the password is write-only",
     access: "administrator",
     body: NewUserInput,
     response: UserInfoSchema,
-    status: Status.Created,
   },
-});
+}));
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ({ users: ctx.services.users.list() }),

@@ -1,22 +1,18 @@
-import { z } from "zod";
 import { ZoneCreateInput, ZoneSummarySchema } from "@/lib/dns/schema.ts";
-import { Status } from "@/server/http/status.ts";
+import { collection } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
-export const meta = define.meta({
-  GET: {
-    summary: "List zones with their record counts",
-    access: "viewer",
-    response: z.object({ zones: z.array(ZoneSummarySchema) }),
-  },
-  POST: {
+export const meta = define.meta(collection({
+  key: "zones",
+  item: ZoneSummarySchema,
+  list: { summary: "List zones with their record counts", access: "viewer" },
+  create: {
     summary: "Create a zone with its SOA and apex NS (records_count 1)",
     access: "operator",
     body: ZoneCreateInput,
     response: ZoneSummarySchema,
-    status: Status.Created,
   },
-});
+}));
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ({ zones: ctx.services.dns.listZones() }),
