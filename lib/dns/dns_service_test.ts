@@ -1,8 +1,6 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
-import { AuditLog } from "../audit/audit.ts";
-import { SqliteAuditRepo } from "../audit/audit_repo.ts";
-import { ManualClock } from "../clock.ts";
+import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import {
   ConflictError,
   type DomainError,
@@ -10,28 +8,12 @@ import {
   UnprocessableError,
   ValidationError,
 } from "../errors.ts";
-import { type BusEvent, EventBus } from "../events/bus.ts";
 import type { Store } from "../store/store.ts";
-import { sqliteDnsRepos } from "./dns_repos.ts";
-import { DnsService } from "./dns_service.ts";
 
 function setup(store: Store) {
-  const bus = new EventBus();
-  const events: BusEvent[] = [];
-  bus.subscribe((e) => events.push(e));
-  const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
   const invalidated: string[] = [];
-  const service = new DnsService({
-    ...sqliteDnsRepos(store),
-    transactor: store,
-    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, clock),
-    events: bus,
-    clock,
-    nameservers: ["ns1.{zone}", "ns.provider.net."],
-    index: { invalidate: (z) => invalidated.push(z) },
-  });
-  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, clock);
-  return { service, events, clock, invalidated, audit };
+  const t = dnsTestService(store, { index: { invalidate: (z) => invalidated.push(z) } });
+  return { ...t, invalidated };
 }
 
 const zone = { name: "Example.COM.", admin_email: "hostmaster@example.com" };

@@ -1,12 +1,9 @@
 import { Buffer } from "node:buffer";
 import { assertEquals } from "../../tests/assert.ts";
+import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
-import { AuditLog } from "../audit/audit.ts";
-import { SqliteAuditRepo } from "../audit/audit_repo.ts";
 import { systemClock } from "../clock.ts";
-import { EventBus } from "../events/bus.ts";
 import { sqliteDnsRepos } from "./dns_repos.ts";
-import { DnsService } from "./dns_service.ts";
 import { dnsPacket } from "./packet.ts";
 import { DnsResponder } from "./responder.ts";
 import { DnsIndex } from "./zone_index.ts";
@@ -20,14 +17,8 @@ function ask(r: DnsResponder, name: string, type: string, id = 1) {
 
 Deno.test("DnsResponder answers from the cache with the new ID and case, and drops the cache when the index changes", async () => {
   await using t = await tempStore();
-  const bus = new EventBus();
-  const repos = sqliteDnsRepos(t.store);
-  const index = new DnsIndex(repos);
-  const service = new DnsService({
-    ...repos,
-    transactor: t.store,
-    audit: new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock),
-    events: bus,
+  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const { service } = dnsTestService(t.store, {
     clock: systemClock,
     nameservers: ["ns1.example.com"],
     index,
@@ -59,14 +50,8 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
 
 Deno.test("DnsResponder fully decodes messages beyond a bare question: extra records answered, two OPTs FORMERR", async () => {
   await using t = await tempStore();
-  const repos = sqliteDnsRepos(t.store);
-  const index = new DnsIndex(repos);
-  const bus = new EventBus();
-  const service = new DnsService({
-    ...repos,
-    transactor: t.store,
-    audit: new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock),
-    events: bus,
+  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const { service } = dnsTestService(t.store, {
     clock: systemClock,
     nameservers: ["ns1.example.com"],
     index,

@@ -1,27 +1,10 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
-import { AuditLog } from "../audit/audit.ts";
-import { SqliteAuditRepo } from "../audit/audit_repo.ts";
-import { ManualClock } from "../clock.ts";
+import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import { ConflictError, UnprocessableError } from "../errors.ts";
-import { EventBus } from "../events/bus.ts";
 import type { Store } from "../store/store.ts";
-import { sqliteDnsRepos } from "./dns_repos.ts";
-import { DnsService } from "./dns_service.ts";
 
-function setup(store: Store) {
-  const bus = new EventBus();
-  const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
-  const service = new DnsService({
-    ...sqliteDnsRepos(store),
-    transactor: store,
-    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, clock),
-    events: bus,
-    clock,
-    nameservers: ["ns1.{zone}", "ns.provider.net."],
-  });
-  return { service };
-}
+const setup = (store: Store) => dnsTestService(store);
 
 const zone = { name: "Example.COM.", admin_email: "hostmaster@example.com" };
 

@@ -1,0 +1,41 @@
+/**
+ * A DNS service over a test store, as lib/services.ts builds it: SQLite
+ * repositories, an audit log and an event bus whose events are collected,
+ * and a manual clock (or the one given).
+ */
+import { AuditLog } from "../../lib/audit/audit.ts";
+import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
+import { type Clock, ManualClock } from "../../lib/clock.ts";
+import type { ZoneInvalidator } from "../../lib/dns/dns_context.ts";
+import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { DnsService } from "../../lib/dns/dns_service.ts";
+import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
+import type { Store } from "../../lib/store/store.ts";
+
+export interface DnsTestOptions<C extends Clock> {
+  clock?: C;
+  nameservers?: string[];
+  index?: ZoneInvalidator;
+}
+
+/** The service, the events it emitted, its clock and an audit log over the same store. */
+export function dnsTestService<C extends Clock = ManualClock>(
+  store: Store,
+  opts: DnsTestOptions<C> = {},
+) {
+  const bus = new EventBus();
+  const events: BusEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 12)) as unknown as C;
+  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, clock);
+  const service = new DnsService({
+    ...sqliteDnsRepos(store),
+    transactor: store,
+    audit,
+    events: bus,
+    clock,
+    nameservers: opts.nameservers ?? ["ns1.{zone}", "ns.provider.net."],
+    index: opts.index,
+  });
+  return { service, events, clock, audit };
+}
