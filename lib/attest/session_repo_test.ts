@@ -1,4 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
+import { rawRow, rawSet } from "../../tests/helpers/raw_sql.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { Store } from "../store/store.ts";
 import type { RowHint } from "../store/row_hint.ts";
@@ -93,9 +94,11 @@ Deno.test("SqliteAttestSessionRepo.advance() keeps expires_bucket in step with e
   const B = EXPIRY_BUCKET_MS;
   const hint = s.create({ ...session, expires_at: 5 * B + 10 });
   const bucketOf = () => ({
-    ...t.store.get<{ b: number; e: number }>(
-      "SELECT expires_bucket AS b, expires_at AS e FROM attest_sessions WHERE session_id = ?",
-      session.session_id,
+    ...rawRow<{ b: number; e: number }>(
+      t.store,
+      "attest_sessions",
+      ["expires_bucket AS b", "expires_at AS e"],
+      { session_id: session.session_id },
     ),
   });
   assertEquals(bucketOf(), { b: 5, e: 5 * B + 10 });
@@ -125,7 +128,7 @@ Deno.test("SqliteAttestSessionRepo.advance() keeps expires_bucket in step with e
   assertEquals(advance(6 * B + 1), true, "into the next bucket");
   assertEquals(bucketOf(), { b: 6, e: 6 * B + 1 });
   // A bucket set wrong by hand is mended by the next accepted heartbeat.
-  t.store.run("UPDATE attest_sessions SET expires_bucket = 2");
+  rawSet(t.store, "attest_sessions", { expires_bucket: 2 });
   assertEquals(advance(6 * B + 2), true);
   assertEquals(bucketOf(), { b: 6, e: 6 * B + 2 });
   // A stale head still loses, by either statement.

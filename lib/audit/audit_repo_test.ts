@@ -1,4 +1,5 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { rawDelete, rawSet } from "../../tests/helpers/raw_sql.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { ManualClock } from "../clock.ts";
 import { EventBus } from "../events/bus.ts";
@@ -13,7 +14,7 @@ const entry = (n: number) => ({
   resource_id: `k${n}`,
 });
 
-Deno.test("audit table refuses UPDATE and DELETE at the database", async () => {
+Deno.test("audit table refuses changes and deletions at the database", async () => {
   await using t = await tempStore();
   const audit = new AuditLog(
     new SqliteAuditRepo(t.store),
@@ -22,7 +23,7 @@ Deno.test("audit table refuses UPDATE and DELETE at the database", async () => {
     new ManualClock(),
   );
   audit.record(entry(1));
-  assertThrows(() => t.store.run("UPDATE audit SET message = 'x'"), Error, "append-only");
-  assertThrows(() => t.store.run("DELETE FROM audit"), Error, "append-only");
+  assertThrows(() => rawSet(t.store, "audit", { message: "x" }), Error, "append-only");
+  assertThrows(() => rawDelete(t.store, "audit"), Error, "append-only");
   assertEquals(audit.list({ limit: 10, offset: 0 }).records[0].message, "change 1");
 });

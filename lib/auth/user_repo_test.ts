@@ -1,4 +1,5 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { rawRow } from "../../tests/helpers/raw_sql.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { ConflictError } from "../errors.ts";
 import { SqliteUserRepo } from "./user_repo.ts";
@@ -31,9 +32,6 @@ Deno.test("SqliteUserRepo.setPasswordHash() bumps the auth epoch and says when t
   assertEquals(repo.byId("u1")?.authEpoch, 1);
   assertEquals(repo.byId("u1")?.passwordHash, "y");
   assertEquals(repo.setPasswordHash("nobody", "y", 2), false);
-  const raw = t.store.get<{ updated_at: number }>(
-    "SELECT updated_at FROM users WHERE id = ?",
-    "u1",
-  );
+  const raw = rawRow<{ updated_at: number }>(t.store, "users", ["updated_at"], { id: "u1" });
   assertEquals(raw?.updated_at, 2);
 });
