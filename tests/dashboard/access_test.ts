@@ -107,6 +107,8 @@ Deno.test("a dashboard form posted with the cookie from another origin is refuse
   for (
     const [what, opts] of [
       ["another origin", { origin: "http://evil.example" }],
+      // Same host and port, another scheme: a different origin (RFC 6454).
+      ["the same host over https", { origin: t.admin.replace("http:", "https:") }],
       ["an opaque origin", { origin: "null" }],
       ["a cross-site fetch without Origin", {
         origin: null,
@@ -123,4 +125,18 @@ Deno.test("a dashboard form posted with the cookie from another origin is refuse
   const out = await postForm(t, "/logout", {}, cookie, { origin: "http://evil.example" });
   assertEquals(out.status, 403);
   assertEquals((await getPage(t, "/", cookie)).status, 200, "the session survived");
+});
+
+Deno.test("a form posted from the dashboard's own origin passes, and behind a TLS proxy its https origin does", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  let res = await postForm(t, "/tunnels", { name: "wg1", address_v4: "10.8.0.1/24" }, cookie, {
+    origin: t.admin,
+  });
+  assertEquals(res.status, 303, "http origin on the http listener");
+  res = await postForm(t, "/tunnels", { name: "wg2", address_v4: "10.9.0.1/24" }, cookie, {
+    origin: t.admin.replace("http:", "https:"),
+    headers: { "x-forwarded-proto": "https" },
+  });
+  assertEquals(res.status, 303, "https origin forwarded by a TLS-terminating proxy");
 });
