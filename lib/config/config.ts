@@ -36,7 +36,12 @@ function defaults(): Config {
     logLevel: "info",
     secureCookies: false,
     host: { pollMs: 5000, autoReconcile: false },
-    dns: { nameservers: ["ns1.{zone}", "ns2.{zone}"], axfrAllow: ["127.0.0.1", "::1"], notify: [] },
+    dns: {
+      nameservers: ["ns1.{zone}", "ns2.{zone}"],
+      axfrAllow: ["127.0.0.1", "::1"],
+      notify: [],
+      tcp: { maxConnections: 128, perAddress: 8, firstQueryMs: 2000, idleMs: 10_000 },
+    },
     attest: {
       frontendDir: "./static/attest",
       heartbeatMinMs: 12_000,

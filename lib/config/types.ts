@@ -9,6 +9,18 @@ export interface ListenAddress {
 
 export type HostDriverChoice = "auto" | "linux" | "none";
 
+/** How many TCP connections the DNS listener keeps, and for how long. */
+export interface DnsTcpLimits {
+  /** Open connections at most; a new one beyond closes the longest-idle one. */
+  maxConnections: number;
+  /** Open connections of one client address at most; further ones are closed at once. */
+  perAddress: number;
+  /** How long a connection may wait for its first complete query. */
+  firstQueryMs: number;
+  /** How long a connection may stay idle between queries. */
+  idleMs: number;
+}
+
 export interface Config {
   dataDir: string;
   adminListen: ListenAddress;
@@ -37,6 +49,8 @@ export interface Config {
     axfrAllow: string[];
     /** Secondaries to NOTIFY after each change. */
     notify: NotifyTarget[];
+    /** Limits of DNS over TCP (docs/security.md, "DNS over TCP"). */
+    tcp: DnsTcpLimits;
   };
   attest: {
     /** Folder served at `/` of the attestation listener. */

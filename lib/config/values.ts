@@ -6,7 +6,6 @@ import { ConfigError } from "../errors.ts";
 import type { ListenAddress } from "./types.ts";
 
 /** Parses `host:port`, `[v6]:port` or `:port`; port 0 lets the OS choose. */
-/** A comma-separated list; blanks around items and empty items are dropped. */
 export function parseListen(value: string, name: string): ListenAddress {
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(value.trim());
   if (!m) throw new ConfigError(name, `expected "host:port", got "${value}"`);

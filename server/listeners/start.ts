@@ -85,7 +85,7 @@ export async function startServer(services: Services, manifest: Manifest): Promi
     const dnsApiServer = serve(config.dnsApiListen, dnsApi.fetch);
     started.push(dnsApiServer);
     const dns = startDnsListener(
-      { ...config.dnsListen, logger: services.log.child({ listener: "dns" }) },
+      { ...config.dnsListen, tcp: config.dns.tcp, logger: services.log.child({ listener: "dns" }) },
       services.dnsResponder,
     );
     started.push({ shutdown: () => dns.close() });

@@ -216,7 +216,7 @@ Deno.test("DNS listener echoes the query name's case in question and answer", as
 });
 
 Deno.test("DNS listener over TCP: length prefix, several queries per connection in order, idle timeout", async () => {
-  await using s = await startDnsStack({ tcpIdleMs: 300 });
+  await using s = await startDnsStack({ tcp: { idleMs: 300, firstQueryMs: 300 } });
   populate(s);
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
   try {
@@ -314,7 +314,7 @@ Deno.test("AXFR over TCP works for allowed addresses and is REFUSED for others a
 });
 
 Deno.test("DNS listener over TCP: a client trickling one byte at a time is still closed at the idle deadline", async () => {
-  await using s = await startDnsStack({ tcpIdleMs: 400 });
+  await using s = await startDnsStack({ tcp: { idleMs: 400, firstQueryMs: 400 } });
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
   const started = Date.now();
   let closedAt = 0;

@@ -4,7 +4,9 @@
  */
 import type { Logger } from "../../../lib/log/log.ts";
 import { silentLogger } from "../../../lib/log/log.ts";
+import type { DnsTcpLimits } from "../../../lib/config/types.ts";
 import { serveTcp } from "./tcp.ts";
+import { TcpClients } from "./tcp_clients.ts";
 import { serveUdp } from "./udp.ts";
 
 export interface DnsHandler {
@@ -15,12 +17,17 @@ export interface DnsHandler {
 export interface DnsListenerConfig {
   hostname: string;
   port: number;
-  /** Close a TCP connection after this long without a complete query (RFC 7766 §6.2.3). */
-  tcpIdleMs?: number;
-  /** Further TCP connections are closed at once. */
-  maxTcpConnections?: number;
+  /** TCP limits (docs/security.md); the defaults of the configuration when absent. */
+  tcp?: Partial<DnsTcpLimits>;
   logger?: Logger;
 }
+
+const TCP_DEFAULTS: DnsTcpLimits = {
+  maxConnections: 128,
+  perAddress: 8,
+  firstQueryMs: 2000,
+  idleMs: 10_000,
+};
 
 export interface DnsListener {
   addr: { hostname: string; port: number };
@@ -56,31 +63,18 @@ function bindPair(
 export function startDnsListener(config: DnsListenerConfig, handler: DnsHandler): DnsListener {
   const log = config.logger ?? silentLogger;
   const { udp, tcp, port } = bindPair(config.hostname, config.port);
-  const conns = new Set<Deno.Conn>();
   const state: ListenerState = { closed: false };
+  const limits = { ...TCP_DEFAULTS, ...config.tcp };
+  const clients = new TcpClients(limits);
   const udpLoop = serveUdp(udp, handler, log, state);
-  const tcpLoop = serveTcp(
-    tcp,
-    handler,
-    {
-      idleMs: config.tcpIdleMs ?? 10_000,
-      maxConnections: config.maxTcpConnections ?? 128,
-      log,
-    },
-    state,
-    conns,
-  );
+  const tcpLoop = serveTcp(tcp, handler, { ...limits, log }, state, clients);
   return {
     addr: { hostname: config.hostname, port },
     async close() {
       state.closed = true;
       udp.close();
       tcp.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* already closed */ }
-      }
+      clients.closeAll();
       await Promise.allSettled([udpLoop, tcpLoop]);
     },
   };

@@ -1,29 +1,30 @@
 /**
  * DNS over TCP (RFC 7766): two-byte length prefix, several queries per
- * connection answered in order, an idle timeout, and a cap on concurrent
- * connections so that a flood of idle sockets cannot starve the process.
+ * connection answered in order. One client cannot starve the others, as in
+ * NSD and Knot: it holds at most `perAddress` connections, a connection that
+ * has not sent a complete query within `firstQueryMs` is closed, an idle one
+ * after `idleMs`, and at the global cap a new connection closes the
+ * longest-idle one instead of being refused.
  */
+import type { DnsTcpLimits } from "../../../lib/config/types.ts";
 import type { Logger } from "../../../lib/log/log.ts";
 import type { DnsHandler, ListenerState } from "./listener.ts";
+import { type TcpClient, TcpClients } from "./tcp_clients.ts";
 
-export interface TcpOptions {
-  /** Close a connection after this long without a complete query (RFC 7766 §6.2.3). */
-  idleMs: number;
-  /** Further connections are closed at once. */
-  maxConnections: number;
+export interface TcpOptions extends DnsTcpLimits {
   log: Logger;
 }
 
 /** The largest framed message: the length prefix and 65,535 bytes. */
 const MAX_FRAME = 2 + 65535;
 
-/** Accepts connections until the listener closes; `conns` holds the open ones. */
+/** Accepts connections until the listener closes; `clients` holds the open ones. */
 export async function serveTcp(
   tcp: Deno.Listener,
   handler: DnsHandler,
   opts: TcpOptions,
   state: ListenerState,
-  conns: Set<Deno.Conn>,
+  clients: TcpClients,
 ): Promise<void> {
   while (!state.closed) {
     let conn: Deno.Conn;
@@ -34,40 +35,35 @@ export async function serveTcp(
       opts.log.warn("DNS TCP accept failed", { error: err });
       continue;
     }
-    if (conns.size >= opts.maxConnections) {
-      conn.close();
-      continue;
-    }
-    conns.add(conn);
-    serveConnection(conn, handler, opts, state).finally(() => conns.delete(conn));
+    const client = clients.admit(conn);
+    if (!client) continue;
+    serveConnection(client, handler, opts, state).finally(() => clients.release(client));
   }
 }
 
 /** Answers the queries of one connection, in order, until it closes or idles out. */
 async function serveConnection(
-  conn: Deno.Conn,
+  client: TcpClient,
   handler: DnsHandler,
   opts: TcpOptions,
   state: ListenerState,
 ): Promise<void> {
-  const ip = (conn.remoteAddr as Deno.NetAddr).hostname;
+  const { conn } = client;
   // One buffer that grows by doubling, so that a message trickled in byte by
   // byte costs linear work, not a copy per byte.
   let buf = new Uint8Array(4096);
   let len = 0;
-  // The idle deadline moves only when a whole query has arrived: a client
-  // dribbling a byte now and then cannot hold its slot forever (RFC 7766 §6.2.3).
-  let deadline = Date.now() + opts.idleMs;
-  const closeConn = () => {
-    try {
-      conn.close();
-    } catch { /* already closed */ }
-  };
+  // The deadline moves only when a whole query has arrived: a client
+  // dribbling a byte now and then cannot hold its slot (RFC 7766 §6.2.3).
+  let deadline = Date.now() + opts.firstQueryMs;
   try {
     while (!state.closed) {
       for (let msg = takeMessage(); msg; msg = takeMessage()) {
-        deadline = Date.now() + opts.idleMs;
-        await answer(conn, handler, msg, ip, opts, closeConn);
+        client.busy = true;
+        await answer(client, handler, msg, opts);
+        client.busy = false;
+        client.idleSince = Date.now();
+        deadline = client.idleSince + opts.idleMs;
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
@@ -76,7 +72,7 @@ async function serveConnection(
         bigger.set(buf.subarray(0, len));
         buf = bigger;
       }
-      const timer = setTimeout(closeConn, remaining);
+      const timer = setTimeout(() => client.close(), remaining);
       let n: number | null;
       try {
         n = await conn.read(buf.subarray(len));
@@ -87,9 +83,9 @@ async function serveConnection(
       len += n;
     }
   } catch {
-    // Peer reset, idle close or shutdown: nothing to answer any more.
+    // Peer reset, idle close, eviction or shutdown: nothing to answer any more.
   } finally {
-    closeConn();
+    client.close();
   }
 
   /** The next complete message in the buffer, removed from it; null when none is complete. */
@@ -106,22 +102,20 @@ async function serveConnection(
 
 /** Writes the answers to one query; a client that stops reading loses its connection. */
 async function answer(
-  conn: Deno.Conn,
+  client: TcpClient,
   handler: DnsHandler,
   msg: Uint8Array,
-  ip: string,
   opts: TcpOptions,
-  closeConn: () => void,
 ): Promise<void> {
   let out: Uint8Array[] = [];
   try {
-    out = handler.tcp(msg, ip);
+    out = handler.tcp(msg, client.address);
   } catch (err) {
     opts.log.error("DNS TCP handler failed", { error: err });
   }
-  const writeTimer = setTimeout(closeConn, opts.idleMs);
+  const writeTimer = setTimeout(() => client.close(), opts.idleMs);
   try {
-    for (const r of out) await writeAll(conn, frame(r));
+    for (const r of out) await writeAll(client.conn, frame(r));
   } finally {
     clearTimeout(writeTimer);
   }
