@@ -4,6 +4,7 @@ import { page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
+import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
 
 // Checked again by ctx.redirect(), which only follows paths on this origin.
 // deno-lint-ignore no-control-regex -- control characters are what this refuses
@@ -14,6 +15,7 @@ export const meta = define.meta({
   POST: {
     summary: "Sign in from the form",
     access: "public",
+    maxBodyBytes: LOGIN_BODY_LIMIT,
     body: z.object({
       username: z.string().max(256),
       password: z.string().max(1024),

@@ -1,11 +1,13 @@
 import { InitRequest, InitResponseSchema } from "@/lib/attest/schema.ts";
 import { define } from "@/server/listeners/attest/context.ts";
+import { KiB } from "@/server/http/request_body.ts";
 
 export const meta = define.meta({
   POST: {
     summary:
       "Create a session for the browser's Ed25519 public key (500 when the key or storage is invalid)",
     access: "public",
+    maxBodyBytes: 4 * KiB,
     body: InitRequest,
     response: InitResponseSchema,
   },

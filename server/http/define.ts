@@ -36,6 +36,12 @@ export interface MethodMeta {
    * ValidationError naming the field.
    */
   parseBody?: (value: unknown) => unknown;
+  /**
+   * Largest request body in bytes; a larger one answers 413 before it is
+   * read (default BODY_LIMIT, 1 MiB). Routes whose bodies are small by
+   * nature declare less, so that a client cannot make them buffer more.
+   */
+  maxBodyBytes?: number;
   /** Schema of the 2xx JSON body. Absent for non-JSON responses. */
   response?: z.ZodType;
   /** Success status of a data result (default 200). */

@@ -53,7 +53,7 @@ export async function invoke(
   }
   if (meta.body) {
     if (SAFE_METHODS.has(ctx.req.method)) throw new ValidationError("This method takes no body");
-    const decoded = await decodeBody(ctx.req);
+    const decoded = await decodeBody(ctx.req, meta.maxBodyBytes);
     ctx.body = meta.parseBody
       ? meta.parseBody(decoded.value)
       : validate(meta.body, decoded.value, "body");

@@ -6,7 +6,14 @@
 import type { z } from "zod";
 import { PayloadTooLargeError, ValidationError } from "../../lib/errors.ts";
 
-export const BODY_LIMIT = 1024 * 1024;
+export const KiB = 1024;
+export const MiB = 1024 * KiB;
+
+/** The request body limit of a route that declares none (`meta.maxBodyBytes`). */
+export const BODY_LIMIT = MiB;
+
+/** The body limit of the sign-in routes: a username, a password and a redirect target. */
+export const LOGIN_BODY_LIMIT = 16 * KiB;
 
 /** Throws 413 when the declared length is over the limit, before anything is read. */
 export function checkDeclaredLength(req: Request, limit = BODY_LIMIT): void {
@@ -48,15 +55,15 @@ export interface DecodedBody {
   value: unknown;
 }
 
-/** Decodes a JSON or form body into a plain value for schema validation. */
-export async function decodeBody(req: Request): Promise<DecodedBody> {
+/** Decodes a JSON or form body (at most `limit` bytes) into a plain value for schema validation. */
+export async function decodeBody(req: Request, limit = BODY_LIMIT): Promise<DecodedBody> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type === "multipart/form-data") return { value: await decodeMultipart(req) };
+  if (type === "multipart/form-data") return { value: await decodeMultipart(req, limit) };
   // A declared length under the limit is read in one native call.
-  checkDeclaredLength(req);
+  checkDeclaredLength(req, limit);
   const text = req.headers.has("content-length")
     ? await req.text()
-    : new TextDecoder().decode(await readLimited(req));
+    : new TextDecoder().decode(await readLimited(req, limit));
   if (type === "application/x-www-form-urlencoded") {
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(text)) {
@@ -85,8 +92,8 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /** Decodes a multipart form (read under the limit first) into its text fields. */
-async function decodeMultipart(req: Request): Promise<Record<string, string>> {
-  const bytes = await readLimited(req);
+async function decodeMultipart(req: Request, limit: number): Promise<Record<string, string>> {
+  const bytes = await readLimited(req, limit);
   // Re-wrap the bytes already read (under the limit) to reuse the platform's parser.
   const form = await new Request("http://local/", {
     method: "POST",

@@ -7,11 +7,11 @@
 import { Hono } from "hono";
 import type { Logger } from "../../lib/log/log.ts";
 import { nextCalledAgain, nextOutsideMiddleware, RequestContext } from "./context.ts";
-import type { RouteModule } from "./define.ts";
+import type { Method, RouteModule } from "./define.ts";
 import { errorJson, mapError } from "./errors.ts";
 import { errorPage } from "./error_page.ts";
 import { invoke } from "./invoke.ts";
-import { checkDeclaredLength } from "./request_body.ts";
+import { BODY_LIMIT, checkDeclaredLength } from "./request_body.ts";
 import { withHeaders } from "./respond.ts";
 import { resolveRoutes, type RouteEntry } from "./route_table.ts";
 
@@ -75,6 +75,11 @@ async function step(
   return await entry.middlewares[idx](ctx);
 }
 
+/** The body limit the route declares for the method, or the default. */
+function bodyLimit(entry: RouteEntry, method: string): number {
+  return entry.module.meta?.[method as Method]?.maxBodyBytes ?? BODY_LIMIT;
+}
+
 /** Builds the Hono app of one listener; returns it with its resolved routes. */
 export function buildListenerApp(opts: ListenerOptions): ListenerApp {
   const routes = resolveRoutes(opts.files);
@@ -99,7 +104,7 @@ export function buildListenerApp(opts: ListenerOptions): ListenerApp {
     const state = { listener };
     const ctx = new RequestContext(req, params, entry.pattern, state, opts.services, info);
     try {
-      checkDeclaredLength(req);
+      checkDeclaredLength(req, bodyLimit(entry, req.method));
       const res = await step(ctx, entry, loginPath, 0);
       return ctx.headersApplied ? res : withHeaders(res, ctx.extraHeaders);
     } catch (err) {

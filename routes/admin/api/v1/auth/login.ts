@@ -1,11 +1,13 @@
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
+import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
 
 export const meta = define.meta({
   POST: {
     summary: "Log in; sets the svc_session cookie and returns the user",
     access: "public",
+    maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: UserInfoSchema,
   },

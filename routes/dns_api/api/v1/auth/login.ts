@@ -2,11 +2,13 @@ import { z } from "zod";
 import { LoginInput } from "@/lib/auth/schema.ts";
 import { clientMeta } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
+import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
 
 export const meta = define.meta({
   POST: {
     summary: "Exchange a username and password for a JWT",
     access: "public",
+    maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: z.object({ token: z.string(), expires_at: z.string() }),
   },
