@@ -27,6 +27,7 @@ import { parseAcl } from "./dns/acl.ts";
 import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { DnsResponder } from "./dns/responder.ts";
+import { rrlFor } from "./dns/rrl.ts";
 import { DnsIndex } from "./dns/zone_index.ts";
 import { EventBus } from "./events/bus.ts";
 import type { HostDriver } from "./host/driver.ts";
@@ -156,7 +157,10 @@ function dnsServices(c: Common, system: SystemService) {
     nameservers: config.dns.nameservers,
     index,
   });
-  const dnsResponder = new DnsResponder(index, { axfrAllowed: parseAcl(config.dns.axfrAllow) });
+  const dnsResponder = new DnsResponder(index, {
+    axfrAllowed: parseAcl(config.dns.axfrAllow),
+    rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
+  });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
   return { dns, dnsResponder };
 }

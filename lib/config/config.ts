@@ -41,6 +41,7 @@ function defaults(): Config {
       axfrAllow: ["127.0.0.1", "::1"],
       notify: [],
       tcp: { maxConnections: 128, perAddress: 8, firstQueryMs: 2000, idleMs: 10_000 },
+      rrl: { mode: "auto", rate: 200, slip: 2, ipv4Prefix: 24, ipv6Prefix: 56 },
     },
     attest: {
       frontendDir: "./static/attest",

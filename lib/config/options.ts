@@ -7,7 +7,7 @@ import { parseAcl } from "../dns/acl.ts";
 import { parseNotifyTargets } from "../dns/notify.ts";
 import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
-import { DNS_TCP_OPTIONS } from "./dns_tcp_options.ts";
+import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
@@ -160,7 +160,7 @@ export const OPTIONS: Option[] = [
       "Secondaries to NOTIFY after each zone change: `ip[:port]` list (port 53 by default)",
     apply: (c, v, n) => (c.dns.notify = parseNotifyTargets(parseList(v), n)),
   },
-  ...DNS_TCP_OPTIONS,
+  ...DNS_LIMIT_OPTIONS,
   {
     env: "PALISADE_LOG",
     flag: "--log",

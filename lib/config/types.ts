@@ -21,6 +21,16 @@ export interface DnsTcpLimits {
   idleMs: number;
 }
 
+/** Response rate limiting of the DNS listener's UDP answers. */
+export interface DnsRrlSettings {
+  /** `auto`: on unless the listener is bound to a loopback address. */
+  mode: "auto" | "on" | "off";
+  rate: number;
+  slip: number;
+  ipv4Prefix: number;
+  ipv6Prefix: number;
+}
+
 export interface Config {
   dataDir: string;
   adminListen: ListenAddress;
@@ -51,6 +61,8 @@ export interface Config {
     notify: NotifyTarget[];
     /** Limits of DNS over TCP (docs/security.md, "DNS over TCP"). */
     tcp: DnsTcpLimits;
+    /** Response rate limiting of UDP answers (docs/security.md). */
+    rrl: DnsRrlSettings;
   };
   attest: {
     /** Folder served at `/` of the attestation listener. */

@@ -10,6 +10,7 @@ import { checkFullQuery } from "./full_query.ts";
 import { type Query, readQuery } from "./query.ts";
 import { RCODE_FORMERR, RCODE_NOTAUTH, RCODE_NOTIMP, RCODE_REFUSED, resolve } from "./resolve.ts";
 import { buildResponse, type EdnsReply, errorOnly } from "./response.ts";
+import { type ResponseRateLimiter, truncatedAnswer } from "./rrl.ts";
 import type { DnsIndex } from "./zone_index.ts";
 import { T_AXFR, T_IXFR, zoneTransfer } from "./zone_transfer.ts";
 
@@ -20,6 +21,8 @@ export interface ResponderOptions {
   udpPayload?: number;
   /** Most cached answers before the cache is emptied. */
   cacheSize?: number;
+  /** Response rate limiting of UDP answers (lib/dns/rrl.ts); none when absent. */
+  rrl?: ResponseRateLimiter | null;
 }
 
 const T_OPT = 41;
@@ -50,8 +53,21 @@ export class DnsResponder {
     this.#cacheSize = options.cacheSize ?? 20_000;
   }
 
-  /** The response to a UDP query, or null when nothing should be sent. */
+  /**
+   * The response to a UDP query, or null when nothing should be sent. Over
+   * its source prefix's rate, an answer is dropped or slips out truncated,
+   * before any work is spent on it.
+   */
   udp(msg: Uint8Array, ip: string): Uint8Array | null {
+    const rrl = this.options.rrl;
+    if (rrl) {
+      const verdict = rrl.check(ip, Date.now());
+      if (verdict === "drop") return null;
+      if (verdict === "slip") {
+        const q = msg.length >= 12 && !(msg[2] & 0x80) ? readQuery(msg) : null;
+        return q ? truncatedAnswer(msg, q.nameEnd + 4, false) : null;
+      }
+    }
     return this.respond(msg, "udp", ip)?.[0] ?? null;
   }
 

@@ -12,6 +12,7 @@ import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
 import type { DnsTcpLimits } from "../../lib/config/types.ts";
+import { ResponseRateLimiter, type RrlOptions } from "../../lib/dns/rrl.ts";
 import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
@@ -29,7 +30,12 @@ export interface DnsStack extends AsyncDisposable {
 }
 
 export async function startDnsStack(
-  opts: { axfrAllow?: string[]; nameservers?: string[]; tcp?: Partial<DnsTcpLimits> } = {},
+  opts: {
+    axfrAllow?: string[];
+    nameservers?: string[];
+    tcp?: Partial<DnsTcpLimits>;
+    rrl?: RrlOptions;
+  } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
@@ -48,6 +54,7 @@ export async function startDnsStack(
   });
   const responder = new DnsResponder(index, {
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
+    rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
   });
   const listener = startDnsListener(
     { hostname: "127.0.0.1", port: freeDualPort(), tcp: opts.tcp },
