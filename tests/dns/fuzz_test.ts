@@ -1,27 +1,18 @@
 /**
  * 100,000 random and mutated packets at the UDP listener: it must stay up,
  * and every reply must decode in full and be a response with a known rcode,
- * echoing one question unless it is FORMERR. Seeded, so a failure replays.
+ * echoing one question unless it is FORMERR, and no handler exception may
+ * be logged. Seeded; a failure prints the seed to replay it.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "../assert.ts";
 import { decodedBytes, dnsPacket } from "../../lib/dns/packet.ts";
+import { fuzzPacket, fuzzSeed, rng } from "./fuzz_mutations.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";
 
 const TOTAL = 100_000;
 const WINDOW = 128;
 const TIME_LIMIT_MS = 240_000;
-
-/** xorshift32: deterministic, fast, good enough to pick bytes. */
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 function corpus(): Uint8Array[] {
   const q = (name: string, type: string, extra: Record<string, unknown> = {}) =>
@@ -63,35 +54,6 @@ function corpus(): Uint8Array[] {
   ];
 }
 
-function mutate(base: Uint8Array, r: (n: number) => number): Uint8Array {
-  let b = new Uint8Array(base);
-  const n = 1 + r(4);
-  for (let i = 0; i < n; i++) {
-    switch (r(6)) {
-      case 0: // flip a bit
-        if (b.length) b[r(b.length)] ^= 1 << r(8);
-        break;
-      case 1: // set a byte
-        if (b.length) b[r(b.length)] = r(256);
-        break;
-      case 2: // truncate
-        b = b.subarray(0, r(b.length + 1));
-        break;
-      case 3: { // append junk
-        const extra = new Uint8Array(1 + r(32)).map(() => r(256));
-        b = new Uint8Array([...b, ...extra]);
-        break;
-      }
-      case 4: // a count field
-        if (b.length >= 12) b[4 + r(8)] = r(4);
-        break;
-      default: // a header flag byte
-        if (b.length >= 4) b[2 + r(2)] = r(256);
-    }
-  }
-  return b;
-}
-
 const RCODES = new Set(["NOERROR", "FORMERR", "NXDOMAIN", "NOTIMP", "REFUSED", "NOTAUTH"]);
 
 const seen = new Map<string, number>();
@@ -129,7 +91,9 @@ function populate(s: DnsStack) {
 }
 
 Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and every reply is valid or FORMERR", async () => {
-  await using s = await startDnsStack();
+  const seed = fuzzSeed("fuzz over UDP");
+  const logged: string[] = [];
+  await using s = await startDnsStack({ log: (line) => logged.push(line) });
   populate(s);
   const seeds = corpus();
   // Count what the server really handled, so kernel drops cannot hide untested packets.
@@ -139,7 +103,7 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
     handled++;
     return udp(msg, ip);
   };
-  const r = rng(0x5eed1234);
+  const r = rng(seed);
   const sock = Deno.listenDatagram({ hostname: "127.0.0.1", port: 0, transport: "udp" });
   const target: Deno.NetAddr = { transport: "udp", hostname: "127.0.0.1", port: s.port };
   const failures: string[] = [];
@@ -165,12 +129,7 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
     while (sent < TOTAL && Date.now() - started < TIME_LIMIT_MS) {
       const batch: Promise<number>[] = [];
       for (let i = 0; i < WINDOW && sent < TOTAL; i++, sent++) {
-        const kind = r(10);
-        let pkt: Uint8Array;
-        if (kind < 2) pkt = new Uint8Array(r(600)).map(() => r(256));
-        else if (kind < 3) pkt = seeds[r(seeds.length)];
-        else pkt = mutate(seeds[r(seeds.length)], r);
-        batch.push(sock.send(pkt, target));
+        batch.push(sock.send(fuzzPacket(seeds, r), target));
       }
       await Promise.all(batch);
       // Let the server drain the window (bounded) so the kernel does not drop it.
@@ -188,7 +147,8 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   );
   assertEquals(sent, TOTAL, "sent every packet within the time limit");
   assert(handled >= TOTAL * 0.99, `the server handled only ${handled} packets`);
-  assertEquals(failures, []);
+  assertEquals(failures, [], `seed ${seed}`);
+  assertEquals(logged.filter((l) => l.includes("handler failed")), [], `seed ${seed}`);
   console.log(`fuzz: rcodes ${JSON.stringify(Object.fromEntries(seen))}`);
   for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP"]) {
     assert((seen.get(rcode) ?? 0) > 0, `no ${rcode} among the replies`);

@@ -17,6 +17,7 @@ import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
 import { freeDualPort } from "../helpers/ports.ts";
+import { createLogger } from "../../lib/log/log.ts";
 
 export interface DnsStack extends AsyncDisposable {
   dir: string;
@@ -35,6 +36,8 @@ export async function startDnsStack(
     nameservers?: string[];
     tcp?: Partial<DnsTcpLimits>;
     rrl?: RrlOptions;
+    /** Receives the listener's log lines (errors from handlers among them). */
+    log?: (line: string) => void;
   } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
@@ -57,7 +60,12 @@ export async function startDnsStack(
     rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
   });
   const listener = startDnsListener(
-    { hostname: "127.0.0.1", port: freeDualPort(), tcp: opts.tcp },
+    {
+      hostname: "127.0.0.1",
+      port: freeDualPort(),
+      tcp: opts.tcp,
+      logger: opts.log ? createLogger("warn", opts.log) : undefined,
+    },
     responder,
   );
   return {
