@@ -17,6 +17,7 @@ import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { randomHex } from "./random_pool.ts";
+import { addressKey } from "../net/client_address.ts";
 import { SlidingWindowLimiter } from "./rate_limiter.ts";
 import { SharedSessionCache } from "./session_cache.ts";
 import type { AttestSession, AttestSessionRepo, AttestStats } from "./session_repo.ts";
@@ -110,7 +111,9 @@ export class AttestService {
    * cap, and AttestInitError (the spec's 500) on any other failure.
    */
   init(publicKeyHex: unknown, clientAddress = "unknown"): InitResponse {
-    if (this.#initLimiter && !this.#initLimiter.allow(clientAddress, this.#clock.now())) {
+    // Keyed like the login throttle: an IPv6 client by its /64, which one subscriber usually holds.
+    const key = addressKey(clientAddress);
+    if (this.#initLimiter && !this.#initLimiter.allow(key, this.#clock.now())) {
       throw new RateLimitError("Too many sessions created from this address; try again later", 60);
     }
     if (Atomics.load(this.#sessionCount, 0) >= this.#options.maxSessions) {

@@ -7,6 +7,7 @@ import { parseAcl } from "../dns/acl.ts";
 import { parseNotifyTargets } from "../dns/notify.ts";
 import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
+import { LOGIN_OPTIONS } from "./login_options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
@@ -178,6 +179,7 @@ export const OPTIONS: Option[] = [
     description: "Mark the session cookie `Secure` (set behind an HTTPS proxy)",
     apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
   },
+  ...LOGIN_OPTIONS,
   {
     env: "PALISADE_ATTEST_FRONTEND",
     flag: "--attest-frontend",
@@ -239,7 +241,7 @@ export const OPTIONS: Option[] = [
     flag: "--attest-init-per-minute",
     default: "120",
     description:
-      "Sessions one client address may create per minute (429 beyond; 0: no limit, e.g. behind a proxy)",
+      "Sessions one client address may create per minute (429 beyond; 0: no limit); behind a proxy, set PALISADE_TRUSTED_PROXIES",
     apply: (c, v, n) => (c.attest.initPerMinute = parseInteger(v, n, 0, 1_000_000)),
   },
   {
