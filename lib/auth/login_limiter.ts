@@ -49,8 +49,12 @@ interface Scope {
   failures(): FailureCount;
 }
 
+/** How often expired failures are deleted (ms). */
+const PRUNE_EVERY_MS = 60_000;
+
 export class LoginLimiter {
   #inFlight = new Map<string, number>();
+  #prunedAt = -Infinity;
 
   constructor(
     private readonly repo: LoginAttemptRepo,
@@ -122,13 +126,17 @@ export class LoginLimiter {
     if (ms > 0) await this.sleep(ms);
   }
 
-  /** Records a failed attempt and drops failures older than the window. */
+  /** Records a failed attempt; at most once a minute also drops failures older than the window. */
   fail(username: string, address: string): void {
     const now = this.clock.now();
+    // The deletion scans the table by time, which no index covers; under a spread-out attack
+    // the table holds many rows, so it runs once a minute rather than with every failure.
+    const prune = now - this.#prunedAt >= PRUNE_EVERY_MS;
     this.transactor.tx(() => {
-      this.repo.deleteUpTo(now - this.options.windowMs);
+      if (prune) this.repo.deleteUpTo(now - this.options.windowMs);
       this.repo.add(username, addressKey(address), now);
     });
+    if (prune) this.#prunedAt = now;
   }
 
   /**
