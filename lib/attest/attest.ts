@@ -8,6 +8,7 @@
 import type { Clock } from "../clock.ts";
 import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
+import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { Core } from "./core.ts";
 import { Ed25519Verifier, isValidPublicKey } from "./ed25519.ts";
@@ -17,7 +18,6 @@ import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { randomHex } from "./random_pool.ts";
-import { addressKey } from "../net/client_address.ts";
 import { SlidingWindowLimiter } from "./rate_limiter.ts";
 import { SharedSessionCache } from "./session_cache.ts";
 import type { AttestSession, AttestSessionRepo, AttestStats } from "./session_repo.ts";
