@@ -95,11 +95,16 @@ interface Common {
 }
 
 /** Users, sessions, tokens, the login limiter and the DNS API's JWTs. */
-function authServices({ store, clock, audit }: Common) {
+function authServices({ config, store, clock, audit }: Common) {
   const users = new UserService(new SqliteUserRepo(store), store, audit, clock);
   const sessions = new SessionService(new SqliteSessionRepo(store), clock);
   const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
-  const limiter = new LoginLimiter(new SqliteLoginAttemptRepo(store), store, clock);
+  const limiter = new LoginLimiter(
+    new SqliteLoginAttemptRepo(store),
+    store,
+    clock,
+    config.login,
+  );
   const auth = new AuthService(store, users, sessions, tokens, limiter, audit);
   const jwt = new JwtService(new SqliteMetaRepo(store), users, clock);
   return { users, sessions, auth, jwt };

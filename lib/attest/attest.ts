@@ -8,6 +8,7 @@
 import type { Clock } from "../clock.ts";
 import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
+import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { Core } from "./core.ts";
 import { Ed25519Verifier, isValidPublicKey } from "./ed25519.ts";
@@ -110,7 +111,9 @@ export class AttestService {
    * cap, and AttestInitError (the spec's 500) on any other failure.
    */
   init(publicKeyHex: unknown, clientAddress = "unknown"): InitResponse {
-    if (this.#initLimiter && !this.#initLimiter.allow(clientAddress, this.#clock.now())) {
+    // Keyed like the login throttle: an IPv6 client by its /64, which one subscriber usually holds.
+    const key = addressKey(clientAddress);
+    if (this.#initLimiter && !this.#initLimiter.allow(key, this.#clock.now())) {
       throw new RateLimitError("Too many sessions created from this address; try again later", 60);
     }
     if (Atomics.load(this.#sessionCount, 0) >= this.#options.maxSessions) {

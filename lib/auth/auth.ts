@@ -14,6 +14,7 @@ import type { UserService } from "./users.ts";
 
 /** Where a request came from, for the limiter and the audit trail. */
 export interface ClientMeta {
+  /** The client's address as lib/net/client_address.ts derives it (trusted proxies honoured). */
   address: string;
   userAgent: string;
 }
@@ -38,12 +39,15 @@ export class AuthService {
   ) {}
 
   /**
-   * Checks a username and password under the brute-force limit. Unknown users
-   * cost the same time as known ones. Throws UnauthorizedError or RateLimitError.
+   * Checks a username and password under the login throttle
+   * (login_limiter.ts): refused while the client's address waits, slowed down
+   * while the username is under attack. Unknown users cost the same time as
+   * known ones. Throws UnauthorizedError or RateLimitError.
    */
   async checkPassword(username: string, password: string, client: ClientMeta): Promise<UserInfo> {
     const release = this.limiter.begin(username, client.address);
     try {
+      await this.limiter.slowDown(username);
       const creds = this.users.credentials(username);
       const ok = creds
         ? await verifyPassword(password, creds.passwordHash)
@@ -63,7 +67,7 @@ export class AuthService {
         throw new UnauthorizedError("Invalid username or password");
       }
       this.transactor.tx(() => {
-        this.limiter.succeed(username);
+        this.limiter.succeed(username, client.address);
         this.users.touchLogin(creds.user.id);
         this.audit.record({
           actor: creds.user.username,
@@ -124,7 +128,7 @@ export class AuthService {
         this.limiter.fail(key, client.address);
         throw new UnprocessableError("Current password is incorrect", "current_password");
       }
-      this.limiter.succeed(key);
+      this.limiter.succeed(key, client.address);
     } finally {
       release();
     }

@@ -1,48 +1,61 @@
 /**
- * The `login_failures` table: one row per failed attempt, counted per
- * username (in any letter case) and per client address.
+ * The `login_failures` table: one row per failed attempt, with the username
+ * (compared in any letter case) and the client's address key
+ * (lib/net/client_address.ts `addressKey`).
  */
 import type { Store } from "../store/store.ts";
 
-/** Failures within a window: how many, and when the oldest happened (ms). */
+/** Failures within a window: how many, and when the newest happened (ms). */
 export interface FailureCount {
   count: number;
-  oldest: number | null;
+  newest: number | null;
 }
 
 export interface LoginAttemptRepo {
-  /** Failures for `username` after `since`. */
-  failuresOfUsername(username: string, since: number): FailureCount;
-  /** Failures from `address` after `since`. */
+  /** Failures from `address` after `since`, for any username. */
   failuresOfAddress(address: string, since: number): FailureCount;
+  /** Failures from `address` for `username` after `since`. */
+  failuresOfPair(address: string, username: string, since: number): FailureCount;
+  /** How many failures `username` had after `since`, from any address. */
+  countOfUsername(username: string, since: number): number;
   add(username: string, address: string, at: number): void;
   /** Deletes the failures at or before `cutoff`. */
   deleteUpTo(cutoff: number): void;
-  /** Deletes every failure of `username`. */
-  clearUsername(username: string): void;
+  /** Deletes the failures of `username` from `address`. */
+  clearPair(address: string, username: string): void;
 }
 
-type CountRow = { n: number; oldest: number | null };
+type CountRow = { n: number; newest: number | null };
 
 export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
   constructor(private readonly store: Store) {}
 
-  failuresOfUsername(username: string, since: number): FailureCount {
-    const r = this.store.get<CountRow>(
-      "SELECT count(*) AS n, min(at) AS oldest FROM login_failures WHERE username = ? AND at > ?",
-      username,
-      since,
-    )!;
-    return { count: r.n, oldest: r.oldest };
-  }
-
   failuresOfAddress(address: string, since: number): FailureCount {
     const r = this.store.get<CountRow>(
-      "SELECT count(*) AS n, min(at) AS oldest FROM login_failures WHERE address = ? AND at > ?",
+      "SELECT count(*) AS n, max(at) AS newest FROM login_failures WHERE address = ? AND at > ?",
       address,
       since,
     )!;
-    return { count: r.n, oldest: r.oldest };
+    return { count: r.n, newest: r.newest };
+  }
+
+  failuresOfPair(address: string, username: string, since: number): FailureCount {
+    const r = this.store.get<CountRow>(
+      `SELECT count(*) AS n, max(at) AS newest FROM login_failures
+       WHERE address = ? AND username = ? AND at > ?`,
+      address,
+      username,
+      since,
+    )!;
+    return { count: r.n, newest: r.newest };
+  }
+
+  countOfUsername(username: string, since: number): number {
+    return this.store.get<{ n: number }>(
+      "SELECT count(*) AS n FROM login_failures WHERE username = ? AND at > ?",
+      username,
+      since,
+    )!.n;
   }
 
   add(username: string, address: string, at: number): void {
@@ -58,7 +71,11 @@ export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
     this.store.run("DELETE FROM login_failures WHERE at <= ?", cutoff);
   }
 
-  clearUsername(username: string): void {
-    this.store.run("DELETE FROM login_failures WHERE username = ?", username);
+  clearPair(address: string, username: string): void {
+    this.store.run(
+      "DELETE FROM login_failures WHERE address = ? AND username = ?",
+      address,
+      username,
+    );
   }
 }

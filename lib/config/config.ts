@@ -5,12 +5,13 @@
  * and the README table are checked against.
  */
 import { ConfigError } from "../errors.ts";
+import { LOGIN_DEFAULTS } from "./login_options.ts";
 import { OPTIONS } from "./options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers } from "./values.ts";
 
 export { OPTIONS } from "./options.ts";
-export type { Config, HostDriverChoice, ListenAddress } from "./types.ts";
+export type { Config, HostDriverChoice, ListenAddress, LoginThrottle } from "./types.ts";
 export { parseListen } from "./values.ts";
 
 /** Checks that need several options at once. */
@@ -19,6 +20,12 @@ function crossCheck(c: Config): void {
     throw new ConfigError(
       "PALISADE_ATTEST_HB_MIN_MS",
       `${c.attest.heartbeatMinMs} is above PALISADE_ATTEST_HB_MAX_MS (${c.attest.heartbeatMaxMs})`,
+    );
+  }
+  if (c.login.backoffMs > c.login.backoffMaxMs) {
+    throw new ConfigError(
+      "PALISADE_LOGIN_BACKOFF_MS",
+      `${c.login.backoffMs} is above PALISADE_LOGIN_BACKOFF_MAX_MS (${c.login.backoffMaxMs})`,
     );
   }
 }
@@ -35,6 +42,8 @@ function defaults(): Config {
     hostDriver: "auto",
     logLevel: "info",
     secureCookies: false,
+    trustedProxies: [],
+    login: { ...LOGIN_DEFAULTS },
     host: { pollMs: 5000, autoReconcile: false },
     dns: {
       nameservers: ["ns1.{zone}", "ns2.{zone}"],

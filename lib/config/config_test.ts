@@ -76,3 +76,41 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     assertEquals(err.variable, Object.keys(env)[0]);
   }
 });
+
+Deno.test("parseConfig() reads the trusted proxies and the login throttle, with their defaults", () => {
+  const d = parseConfig({});
+  assertEquals(d.trustedProxies, []);
+  assertEquals(d.login, {
+    windowMs: 86_400_000,
+    freeFailures: 5,
+    addressFreeFailures: 20,
+    backoffMs: 1000,
+    backoffMaxMs: 900_000,
+    slowdownAfter: 10,
+    slowdownStepMs: 200,
+    slowdownMaxMs: 2000,
+  });
+  const c = parseConfig({
+    PALISADE_TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8,::1",
+    PALISADE_LOGIN_USER_FAILURES: "3",
+    PALISADE_LOGIN_ADDR_FAILURES: "7",
+    PALISADE_LOGIN_SLOWDOWN_MAX_MS: "0",
+  }, ["--login-backoff-max-ms", "5000"]);
+  assertEquals(c.trustedProxies, ["127.0.0.1", "10.0.0.0/8", "::1"]);
+  assertEquals(
+    [c.login.freeFailures, c.login.addressFreeFailures, c.login.backoffMaxMs],
+    [3, 7, 5000],
+  );
+  assertEquals(c.login.slowdownMaxMs, 0);
+  const bad: Record<string, string>[] = [
+    { PALISADE_TRUSTED_PROXIES: "proxy.example.org" },
+    { PALISADE_TRUSTED_PROXIES: "10.0.0.0/33" },
+    { PALISADE_LOGIN_USER_FAILURES: "0" },
+    { PALISADE_LOGIN_WINDOW_MS: "soon" },
+    { PALISADE_LOGIN_BACKOFF_MS: "1000000" },
+  ];
+  for (const env of bad) {
+    const err = assertThrows(() => parseConfig(env), ConfigError) as ConfigError;
+    assertEquals(err.variable, Object.keys(env)[0]);
+  }
+});

@@ -8,6 +8,7 @@ import { parseNotifyTargets } from "../dns/notify.ts";
 import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
 import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
+import { LOGIN_OPTIONS } from "./login_options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
@@ -180,6 +181,7 @@ export const OPTIONS: Option[] = [
     description: "Mark the session cookie `Secure` (set behind an HTTPS proxy)",
     apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
   },
+  ...LOGIN_OPTIONS,
   {
     env: "PALISADE_ATTEST_FRONTEND",
     flag: "--attest-frontend",
@@ -241,7 +243,7 @@ export const OPTIONS: Option[] = [
     flag: "--attest-init-per-minute",
     default: "120",
     description:
-      "Sessions one client address may create per minute (429 beyond; 0: no limit, e.g. behind a proxy)",
+      "Sessions one client address may create per minute (429 beyond; 0: no limit); behind a proxy, set PALISADE_TRUSTED_PROXIES",
     apply: (c, v, n) => (c.attest.initPerMinute = parseInteger(v, n, 0, 1_000_000)),
   },
   {

@@ -7,6 +7,26 @@ export interface ListenAddress {
   port: number;
 }
 
+/** Limits of failed logins; durations in milliseconds. */
+export interface LoginThrottle {
+  /** How long a failure counts (and is kept in the store). */
+  windowMs: number;
+  /** Failures one address may make for one username before it must wait. */
+  freeFailures: number;
+  /** Failures one address may make across all usernames before it must wait. */
+  addressFreeFailures: number;
+  /** The first wait; each further failure doubles it. */
+  backoffMs: number;
+  /** The longest wait. */
+  backoffMaxMs: number;
+  /** Failures for one username, from any address, before its attempts are slowed down. */
+  slowdownAfter: number;
+  /** Added to the slow-down by each failure past `slowdownAfter`. */
+  slowdownStepMs: number;
+  /** The longest slow-down. */
+  slowdownMaxMs: number;
+}
+
 export type HostDriverChoice = "auto" | "linux" | "none";
 
 /** How many TCP connections the DNS listener keeps, and for how long. */
@@ -44,6 +64,13 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
   secureCookies: boolean;
+  /**
+   * Addresses and CIDR prefixes of reverse proxies whose `X-Forwarded-For` is
+   * believed (lib/net/client_address.ts); empty: the header is ignored.
+   */
+  trustedProxies: string[];
+  /** The login throttle (lib/auth/login_limiter.ts). */
+  login: LoginThrottle;
   host: {
     /** Network namespace the linux driver acts in (none: the process's own). */
     netns?: string;

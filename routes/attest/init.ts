@@ -1,4 +1,5 @@
 import { InitRequest, InitResponseSchema } from "@/lib/attest/schema.ts";
+import { requestClientAddress } from "@/server/http/client_address.ts";
 import { define } from "@/server/listeners/attest/context.ts";
 import { KiB } from "@/server/http/request_body.ts";
 
@@ -15,5 +16,6 @@ export const meta = define.meta({
 
 export const handler = define.handlers(meta, {
   // A failure is AttestInitError: the spec's 500 without detail (server/http/errors.ts).
-  POST: (ctx) => ctx.services.attest.init(ctx.body.public_key, ctx.remoteAddr),
+  // The per-address limit keys on the client a trusted proxy names, else on the TCP peer.
+  POST: (ctx) => ctx.services.attest.init(ctx.body.public_key, requestClientAddress(ctx)),
 });

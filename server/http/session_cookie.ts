@@ -2,6 +2,7 @@
 import { SESSION_MAX_MS } from "../../lib/auth/sessions.ts";
 import { ForbiddenError } from "../../lib/errors.ts";
 import type { ClientMeta } from "../../lib/auth/auth.ts";
+import { type ProxyAwareContext, requestClientAddress } from "./client_address.ts";
 import { clearSessionCookie, isHttps, sessionCookie } from "./cookies.ts";
 import type { Config } from "../../lib/config/config.ts";
 import type { Context } from "./define.ts";
@@ -23,9 +24,12 @@ export function dropSessionCookie(ctx: CookieContext): void {
   ctx.headers.append("Set-Cookie", clearSessionCookie(secure(ctx)));
 }
 
-/** The caller's address and user agent, for the login limiter and audit. */
-export function clientMeta(ctx: Context): ClientMeta {
-  return { address: ctx.remoteAddr, userAgent: ctx.req.headers.get("user-agent") ?? "" };
+/** The caller's address (trusted proxies honoured) and user agent, for the login limiter and audit. */
+export function clientMeta(ctx: ProxyAwareContext): ClientMeta {
+  return {
+    address: requestClientAddress(ctx),
+    userAgent: ctx.req.headers.get("user-agent") ?? "",
+  };
 }
 
 /** Refuses (403) an action that needs a signed-in session rather than an API token. */

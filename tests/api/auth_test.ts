@@ -51,7 +51,7 @@ Deno.test("POST /auth/login rejects a wrong password and an unknown user alike w
   }
 });
 
-Deno.test("POST /auth/login answers the sixth failed attempt within 15 minutes with 429", async () => {
+Deno.test("POST /auth/login answers the sixth failed attempt from one address with 429", async () => {
   await using t = await startTestServer();
   const attempt = (password: string) =>
     call(`${t.admin}/api/v1/auth/login`, { method: "POST", json: { username: "admin", password } });

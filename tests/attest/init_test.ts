@@ -110,3 +110,33 @@ Deno.test("POST /init answers 429 past the per-address limit and 503 at the sess
   assertEquals(capStatuses, [200, 200, 503]);
   assertEquals((await (await fetch(`${capped.t.attest}/stats`)).json()).sessions, 2);
 });
+
+Deno.test("POST /init counts per forwarded client only behind a trusted proxy", async () => {
+  const initFrom = async (base: string, from: string) => {
+    const res = await fetch(`${base}/init`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": from },
+      body: JSON.stringify({ public_key: KEY }),
+    });
+    await res.body?.cancel();
+    return res.status;
+  };
+  const limit = { PALISADE_ATTEST_INIT_PER_MINUTE: "2" };
+  for (const workers of ["0", "1"]) {
+    await using proxied = await startAttestRig({
+      env: { ...limit, PALISADE_TRUSTED_PROXIES: "127.0.0.1", PALISADE_ATTEST_WORKERS: workers },
+    });
+    const behind = [];
+    for (const from of ["203.0.113.1", "203.0.113.1", "203.0.113.1", "198.51.100.2"]) {
+      behind.push(await initFrom(proxied.t.attest, from));
+    }
+    assertEquals(behind, [200, 200, 429, 200], `${workers} thread(s), behind a trusted proxy`);
+  }
+  // Without a trusted proxy the header is the client's own claim: every request is 127.0.0.1's.
+  await using direct = await startAttestRig({ env: limit });
+  const statuses = [];
+  for (const from of ["203.0.113.1", "198.51.100.2", "192.0.2.3"]) {
+    statuses.push(await initFrom(direct.t.attest, from));
+  }
+  assertEquals(statuses, [200, 200, 429]);
+});

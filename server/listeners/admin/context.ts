@@ -25,16 +25,19 @@ export type AdminServices =
     | "attestRates"
   >;
 
-/** What the admin routes read of the configuration: whether session cookies must be `Secure`. */
+/**
+ * What the admin routes read of the configuration: whether session cookies
+ * must be `Secure`, and which proxies may name the client.
+ */
 interface AdminSettings {
-  config: Pick<Config, "secureCookies">;
+  config: Pick<Config, "secureCookies" | "trustedProxies">;
 }
 
 /** The admin listener's slice of the process's services. */
 export function adminServices(s: Services): AdminServices {
   const { log, events, audit, auth, users, settings, system, diagnostics, tunnels, dns } = s;
   return {
-    config: { secureCookies: s.config.secureCookies },
+    config: { secureCookies: s.config.secureCookies, trustedProxies: s.config.trustedProxies },
     log,
     events,
     audit,

@@ -10,7 +10,8 @@ import type { Logger } from "../../../lib/log/log.ts";
 import { type Context, createDefine } from "../../http/define.ts";
 
 export interface AttestServices {
-  config: Pick<Config, "attest">;
+  /** The attestation options, and which proxies may name the client (the `/init` limit keys on it). */
+  config: Pick<Config, "attest" | "trustedProxies">;
   attest: AttestService;
   log: Logger;
 }

@@ -3,14 +3,25 @@
  * JWT login and the users it authenticates. Route files declare themselves
  * with this `define`.
  */
+import type { Config } from "../../../lib/config/config.ts";
 import type { Services } from "../../../lib/services.ts";
 import { createDefine } from "../../http/define.ts";
 
-export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users">;
+export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users"> & {
+  /** Which proxies may name the client (the login throttle keys on it). */
+  config: Pick<Config, "trustedProxies">;
+};
 
 /** The DNS API listener's slice of the process's services. */
 export function dnsApiServices(s: Services): DnsApiServices {
-  return { log: s.log, dns: s.dns, jwt: s.jwt, auth: s.auth, users: s.users };
+  return {
+    config: { trustedProxies: s.config.trustedProxies },
+    log: s.log,
+    dns: s.dns,
+    jwt: s.jwt,
+    auth: s.auth,
+    users: s.users,
+  };
 }
 
 export const define = createDefine<DnsApiServices>();
