@@ -11,6 +11,8 @@ export interface ServerProcess extends AsyncDisposable {
   password: string;
   dataDir: string;
   pid: number;
+  /** Kills the process at once (SIGKILL), as a crash or a power cut would; the data stays. */
+  crash(): Promise<void>;
 }
 
 /** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
@@ -25,9 +27,10 @@ export function cpuSeconds(pid: number): number {
 export interface ServerProcessOptions {
   /**
    * A data folder prepared by the caller (e.g. a store seeded with peers);
-   * a fresh temporary one when absent. Removed on dispose either way.
+   * a fresh temporary one when absent. Removed on dispose unless `keepData`.
    */
   dataDir?: string;
+  keepData?: boolean;
 }
 
 /** Starts main.ts and waits for its listener lines. */
@@ -87,12 +90,16 @@ export async function startServerProcess(
     password,
     dataDir,
     pid: child.pid,
+    async crash() {
+      child.kill("SIGKILL");
+      await child.status;
+    },
     async [Symbol.asyncDispose]() {
       try {
         child.kill("SIGTERM");
       } catch { /* gone */ }
       await child.status;
-      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+      if (!opts.keepData) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
 }
