@@ -87,6 +87,11 @@ export class PayloadTooLargeError extends DomainError {
   override name = "PayloadTooLargeError";
 }
 
+/** The request body is in a media type the route does not take (415). */
+export class UnsupportedMediaTypeError extends DomainError {
+  override name = "UnsupportedMediaTypeError";
+}
+
 /** Too many attempts (429). `retryAfterSeconds` feeds the Retry-After header. */
 export class RateLimitError extends DomainError {
   override name = "RateLimitError";

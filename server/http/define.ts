@@ -42,6 +42,13 @@ export interface MethodMeta {
    * nature declare less, so that a client cannot make them buffer more.
    */
   maxBodyBytes?: number;
+  /**
+   * The body media types the method takes: `json` (application/json and
+   * `+json` types), `form` (urlencoded and multipart). Default: forms and
+   * JSON for pages (browsers post forms), JSON only for everything else. A
+   * body in another type, or without a Content-Type, answers 415.
+   */
+  accepts?: readonly BodyKind[];
   /** Schema of the 2xx JSON body. Absent for non-JSON responses. */
   response?: z.ZodType;
   /** Success status of a data result (default 200). */
@@ -53,6 +60,8 @@ export interface MethodMeta {
   /** OpenAPI tag; defaults to the first path segment after the prefix. */
   tag?: string;
 }
+
+export type BodyKind = "json" | "form";
 
 export type RouteMeta = Partial<Record<Method, MethodMeta>>;
 

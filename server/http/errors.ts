@@ -15,6 +15,7 @@ import {
   UnauthorizedError,
   UnavailableError,
   UnprocessableError,
+  UnsupportedMediaTypeError,
   ValidationError,
 } from "../../lib/errors.ts";
 
@@ -25,6 +26,7 @@ const STATUS: [new (...a: never[]) => DomainError, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
   [UnprocessableError, 422],
   [RateLimitError, 429],
   [HostError, 500],

@@ -16,13 +16,16 @@ import {
 } from "./define.ts";
 import { errorJson } from "./errors.ts";
 import { renderPage } from "./render.ts";
-import { decodeBody, validate } from "./request_body.ts";
+import { checkMediaType, decodeBody, validate } from "./request_body.ts";
 import { emptyResponse, jsonResponse } from "./respond.ts";
 import { allowedMethods, type RouteEntry } from "./route_table.ts";
 import { SAFE_METHODS } from "./same_origin.ts";
 import { Status } from "./status.ts";
 
 const METHOD_NOT_ALLOWED = 405;
+/** What a route takes by default: browsers post forms to pages; APIs take JSON. */
+const PAGE_BODIES = ["form", "json"] as const;
+const API_BODIES = ["json"] as const;
 
 /** Calls the route's handler for the request's method and turns its result into a response. */
 export async function invoke(
@@ -53,6 +56,7 @@ export async function invoke(
   }
   if (meta.body) {
     if (SAFE_METHODS.has(ctx.req.method)) throw new ValidationError("This method takes no body");
+    checkMediaType(ctx.req, meta.accepts ?? (entry.isPage ? PAGE_BODIES : API_BODIES));
     const decoded = await decodeBody(ctx.req, meta.maxBodyBytes);
     ctx.body = meta.parseBody
       ? meta.parseBody(decoded.value)

@@ -4,7 +4,12 @@
  * zod errors turned into a 400 that names the field.
  */
 import type { z } from "zod";
-import { PayloadTooLargeError, ValidationError } from "../../lib/errors.ts";
+import {
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from "../../lib/errors.ts";
+import type { BodyKind } from "./define.ts";
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -48,6 +53,32 @@ export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uin
     off += c.byteLength;
   }
   return all;
+}
+
+/** What kind of body the request's Content-Type declares, or null for any other (or none). */
+export function bodyKind(req: Request): BodyKind | null {
+  const raw = req.headers.get("content-type");
+  // The common case, compared without taking the header apart.
+  if (raw === "application/json") return "json";
+  const type = (raw ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type)) return "json";
+  if (type === "application/x-www-form-urlencoded" || type === "multipart/form-data") {
+    return "form";
+  }
+  return null;
+}
+
+/** Refuses (415) a body whose media type is not one of `accepts`. */
+export function checkMediaType(req: Request, accepts: readonly BodyKind[]): void {
+  const kind = bodyKind(req);
+  if (kind && accepts.includes(kind)) return;
+  const given = req.headers.get("content-type");
+  const want = accepts.map((k) => k === "json" ? "application/json" : "a form").join(" or ");
+  throw new UnsupportedMediaTypeError(
+    given
+      ? `Content-Type "${given}" is not accepted here; send ${want}`
+      : `Send the body as ${want} with its Content-Type`,
+  );
 }
 
 /** A decoded body. */

@@ -127,7 +127,18 @@ Deno.test("zone requests answer 400, 404, 409 and 422 with {error, status}", asy
     errorOf(await api.put("/zones/example.org", { refresh: "7200" }), 400).includes("refresh"),
   );
   errorOf(await api.put("/zones/example.org", {}), 400);
-  errorOf(await api.raw("/zones", { method: "POST", body: "{not json" }).then(toReply), 400);
+  const malformed = { method: "POST", body: "{not json" };
+  errorOf(
+    await api.raw("/zones", { ...malformed, headers: { "Content-Type": "application/json" } })
+      .then(toReply),
+    400,
+  );
+  // 415: a body that does not say it is JSON is not parsed as JSON (bytes: fetch adds no type).
+  for (const type of [undefined, "text/plain", "application/xml"]) {
+    const headers = type ? { "Content-Type": type } : undefined;
+    const body = new TextEncoder().encode('{"name":"x.example","admin_email":"h@x.example"}');
+    errorOf(await api.raw("/zones", { method: "POST", body, headers }).then(toReply), 415);
+  }
 
   // 404: unknown zone for every zone method, and a path name that is not a name at all.
   for (const path of ["/zones/nothere.example", "/zones/bad..name"]) {

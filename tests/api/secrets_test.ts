@@ -60,7 +60,8 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     "admin password": ADMIN.password,
     "viewer password": "vera-secret-password-9",
     "API token": token,
-    "API token secret part": token.split("_").at(-1)!,
+    // svc_<uuid>_<random>: the random part may itself hold "_" (base64url).
+    "API token secret part": token.slice("svc_".length + 36 + 1),
     "session cookie": cookie.split("=")[1],
     "DNS API JWT": jwt,
     "interface private key": rawRow<{ private_key: string }>(store, "interfaces", ["private_key"], {
