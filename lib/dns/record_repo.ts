@@ -19,6 +19,7 @@ export interface RecordRow {
 
 /** What answers and zone files are made of. */
 export interface RecordData {
+  id: string;
   name: string;
   type: string;
   value: string;
@@ -37,6 +38,18 @@ export interface RecordRepo {
   atName(zone: string, name: string): { type: string; value: string }[];
   /** True when the zone holds this record, apart from the record `exceptId`. */
   exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean;
+  /**
+   * How many records the RRset `name type` holds and the bytes of their values,
+   * apart from the record `exceptId`: a cheap bound of its size on the wire.
+   */
+  rrsetStats(
+    zone: string,
+    name: string,
+    type: string,
+    exceptId?: string,
+  ): { count: number; bytes: number };
+  /** The values of the RRset `name type`, apart from the record `exceptId`. */
+  rrsetValues(zone: string, name: string, type: string, exceptId?: string): string[];
   /** True when `name` has NS records, i.e. is a delegation point. */
   hasNs(zone: string, name: string): boolean;
   /** How many records the zone has, SOA included. */
@@ -70,7 +83,7 @@ export class SqliteRecordRepo implements RecordRepo {
 
   data(zone: string): RecordData[] {
     return this.store.all<RecordData>(
-      "SELECT name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+      "SELECT id, name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
       zone,
     );
   }
@@ -109,6 +122,31 @@ export class SqliteRecordRepo implements RecordRepo {
         exceptId,
       );
     return row !== undefined;
+  }
+
+  rrsetStats(
+    zone: string,
+    name: string,
+    type: string,
+    exceptId = "",
+  ): { count: number; bytes: number } {
+    return this.store.get<{ count: number; bytes: number }>(
+      "SELECT count(*) AS count, coalesce(sum(length(CAST(value AS BLOB))), 0) AS bytes FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
+      zone,
+      name,
+      type,
+      exceptId,
+    )!;
+  }
+
+  rrsetValues(zone: string, name: string, type: string, exceptId = ""): string[] {
+    return this.store.all<{ value: string }>(
+      "SELECT value FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
+      zone,
+      name,
+      type,
+      exceptId,
+    ).map((r) => r.value);
   }
 
   hasNs(zone: string, name: string): boolean {

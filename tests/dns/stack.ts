@@ -11,6 +11,7 @@ import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
+import type { Logger } from "../../lib/log/log.ts";
 import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
@@ -28,13 +29,13 @@ export interface DnsStack extends AsyncDisposable {
 }
 
 export async function startDnsStack(
-  opts: { axfrAllow?: string[]; nameservers?: string[]; tcpIdleMs?: number } = {},
+  opts: { axfrAllow?: string[]; nameservers?: string[]; tcpIdleMs?: number; log?: Logger } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
   const repos = sqliteDnsRepos(store);
-  const index = new DnsIndex(repos);
+  const index = new DnsIndex(repos, opts.log);
   index.load();
   const service = new DnsService({
     ...repos,
@@ -49,7 +50,7 @@ export async function startDnsStack(
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
   });
   const listener = startDnsListener(
-    { hostname: "127.0.0.1", port: freeDualPort(), tcpIdleMs: opts.tcpIdleMs },
+    { hostname: "127.0.0.1", port: freeDualPort(), tcpIdleMs: opts.tcpIdleMs, logger: opts.log },
     responder,
   );
   return {
