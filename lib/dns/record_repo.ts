@@ -34,8 +34,8 @@ export interface RecordRepo {
   /** Every record of the zone but the SOA. */
   data(zone: string): RecordData[];
   get(zone: string, id: string): RecordRow | undefined;
-  /** Type and value of every record at `name`. */
-  atName(zone: string, name: string): { type: string; value: string }[];
+  /** The types of the records at `name`, each once. */
+  typesAt(zone: string, name: string): string[];
   /** True when the zone holds this record, apart from the record `exceptId`. */
   exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean;
   /**
@@ -96,12 +96,12 @@ export class SqliteRecordRepo implements RecordRepo {
     );
   }
 
-  atName(zone: string, name: string): { type: string; value: string }[] {
-    return this.store.all<{ type: string; value: string }>(
-      "SELECT type, value FROM dns_records WHERE zone = ? AND name = ?",
+  typesAt(zone: string, name: string): string[] {
+    return this.store.all<{ type: string }>(
+      "SELECT DISTINCT type FROM dns_records WHERE zone = ? AND name = ?",
       zone,
       name,
-    );
+    ).map((r) => r.type);
   }
 
   exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean {
