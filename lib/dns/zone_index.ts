@@ -13,7 +13,7 @@ import { Buffer } from "node:buffer";
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
 import { encodable, inZone, parentName } from "./names.ts";
-import { parseRdata, typeCode } from "./rdata.ts";
+import { normalizeType, parseRdata, typeCode } from "./rdata.ts";
 import { type CheckedRecord, checkRecord } from "./record_check.ts";
 import type { RecordData } from "./record_repo.ts";
 import { answerBytes, RRSET_BUDGET } from "./rrset_budget.ts";
@@ -71,14 +71,21 @@ function addRR(
 /** Told of each stored record that cannot be served, with the reason. */
 export type Unservable = (row: RecordData, reason: string) => void;
 
-/** `row` checked as the API checks a record, its owner too; throws when it cannot be served. */
-function servable(row: RecordData, zone: string): CheckedRecord {
+/** `row` checked as the API checks a record, its owner too: the record, or why it cannot be served. */
+function servable(row: RecordData, zone: string): CheckedRecord | string {
   if (!encodable(row.name) || !inZone(row.name, zone)) {
-    throw new Error(`owner "${row.name}" is not a name of zone "${zone}"`);
+    return `owner "${row.name}" is not a name of zone "${zone}"`;
   }
-  const r = checkRecord(row.type, row.value, row.ttl, null);
+  let r: CheckedRecord;
+  try {
+    if (normalizeType(row.type) !== row.type) return `type "${row.type}" is not canonical`;
+    r = checkRecord(row.type, row.value, row.ttl, null);
+  } catch (err) {
+    // Whatever one stored row makes the parser throw, only that row is left out.
+    return err instanceof Error ? err.message : String(err);
+  }
   if (answerBytes(r.wire.length) > RRSET_BUDGET) {
-    throw new Error(`its ${r.wire.length} bytes of data do not fit a message`);
+    return `its ${r.wire.length} bytes of data do not fit a message`;
   }
   return r;
 }
@@ -98,11 +105,9 @@ export function buildZone(
     addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);
   }
   for (const row of repos.records.data(zone)) {
-    let r: CheckedRecord;
-    try {
-      r = servable(row, z.name);
-    } catch (err) {
-      skip(row, err instanceof Error ? err.message : String(err));
+    const r = servable(row, z.name);
+    if (typeof r === "string") {
+      skip(row, r);
       continue;
     }
     addRR(nodes, row.name, typeCode(row.type), r.ttl, r.wire, r.target);

@@ -39,6 +39,7 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
     [`mixed.${Z}`, "A", "192.0.2.4", 4_294_967_296],
     [`sshfp.${Z}`, "SSHFP", `1 1 ${"ab".repeat(40)}`, 600],
     [`garbage.${Z}`, "A", "not-an-address", 600],
+    [`type.${Z}`, "TYPE99999", "\\# 0", 600],
     [`txt.${Z}`, "TXT", `"${"x".repeat(70_000)}"`, 600],
   ];
   const ids = bad.map(([name, type, value, ttl]) => {
@@ -53,7 +54,7 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
     assertEquals([www.status, www.answer], ["NOERROR", [`www.${Z}. 600 IN A 192.0.2.1`]]);
     const mixed = await dig(s.port, [...transport, `mixed.${Z}`, "A"]);
     assertEquals(mixed.answer, [`mixed.${Z}. 600 IN A 192.0.2.3`], mixed.raw);
-    for (const name of ["big", "huge", "sshfp", "garbage", "txt"]) {
+    for (const name of ["big", "huge", "sshfp", "garbage", "type", "txt"]) {
       const left = await dig(s.port, [...transport, `${name}.${Z}`, "ANY"]);
       assertEquals([left.status, left.answer], ["NXDOMAIN", []], left.raw);
     }
