@@ -151,7 +151,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
 function dnsServices(c: Common, system: SystemService) {
   const { config, store } = c;
   const repos = sqliteDnsRepos(store);
-  const index = new DnsIndex(repos);
+  const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
   index.load();
   const dns = new DnsService({
     ...repos,

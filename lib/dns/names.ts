@@ -10,10 +10,20 @@ import { UnprocessableError, ValidationError } from "../errors.ts";
 export interface NameRules {
   /** "*" as the whole leftmost label (RFC 4592 wildcard owner). */
   wildcard?: boolean;
+  /**
+   * "/" inside labels below the top one: a name a record points at may lie in
+   * an RFC 2317 classless reverse zone hosted elsewhere ("1.0/25.2.0.192.in-addr.arpa").
+   */
+  slash?: boolean;
 }
 
-// Underscore for service labels (_sip._tcp), "/" for RFC 2317 classless reverse zones.
-const LABEL = /^[a-z0-9_\-/]{1,63}$/;
+// Letters, digits, hyphen, and underscore for service labels (_sip._tcp, _dmarc). No "/":
+// RFC 2317 classless reverse zones take its "0-25" form, since a slash breaks the zone's URL.
+const LABEL = /^[a-z0-9_-]{1,63}$/;
+const LABEL_WITH_SLASH = /^[a-z0-9_\-/]{1,63}$/;
+// The top label starts with a letter (RFC 3696 §2: TLDs are never all-numeric), which also
+// refuses what reads as a number or an address ("1e999", "192.0.2.1").
+const TOP_LABEL = /^[a-z][a-z0-9-]*$/;
 
 /** Lowercase, trailing-dot-free form of `input`; throws ValidationError on a malformed name. */
 export function normalizeName(input: string, field = "name", rules: NameRules = {}): string {
@@ -28,15 +38,34 @@ export function normalizeName(input: string, field = "name", rules: NameRules = 
     throw new ValidationError(`Name "${input}" is longer than 253 characters`, field);
   }
   const labels = name.split(".");
+  const valid = rules.slash ? LABEL_WITH_SLASH : LABEL;
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i];
     if (label === "*" && i === 0 && rules.wildcard) continue;
-    if (!LABEL.test(label)) {
+    if (!valid.test(label)) {
       const why = label === "" ? "has an empty label" : `has an invalid label "${label}"`;
       throw new ValidationError(`Name "${input}" ${why}`, field);
     }
+    if (label.startsWith("xn--") && !isALabel(label)) {
+      throw new ValidationError(`Name "${input}" has an invalid A-label "${label}"`, field);
+    }
+  }
+  if (!TOP_LABEL.test(labels[labels.length - 1])) {
+    throw new ValidationError(
+      `Name "${input}" must end in a label that starts with a letter (a top-level domain)`,
+      field,
+    );
   }
   return name;
+}
+
+/** An "xn--" label that is valid punycode of a valid U-label: the URL parser's IDNA round trip keeps it. */
+function isALabel(label: string): boolean {
+  try {
+    return new URL(`http://${label}/`).hostname === label;
+  } catch {
+    return false;
+  }
 }
 
 function toAscii(name: string, field: string): string {
@@ -54,6 +83,12 @@ function toAscii(name: string, field: string): string {
   }
   if (ascii.split(".").length !== name.split(".").length) throw invalid();
   return ascii;
+}
+
+/** True when a stored `name` encodes on the wire: labels of 1–63 ASCII bytes, 253 characters in all. */
+export function encodable(name: string): boolean {
+  if (name.length > 253 || /[^\x21-\x7e]/.test(name)) return false;
+  return name === "" || name.split(".").every((l) => l.length >= 1 && l.length <= 63);
 }
 
 /** A zone name: a normalized name without wildcard. */

@@ -5,6 +5,7 @@
  * The per-type parsers are in rdata_parsers.ts.
  */
 import { ValidationError } from "../errors.ts";
+import { MAX_RDATA } from "./rdata_parser.ts";
 import { parseByType, Parser } from "./rdata_parsers.ts";
 import { splitValue, type Token } from "./tokens.ts";
 
@@ -19,6 +20,7 @@ export const RECORD_TYPES = [
   "NAPTR",
   "NS",
   "PTR",
+  "SMIMEA",
   "SOA",
   "SPF",
   "SRV",
@@ -41,6 +43,7 @@ const CODES: Record<string, number> = {
   DS: 43,
   SSHFP: 44,
   TLSA: 52,
+  SMIMEA: 53,
   SPF: 99,
   CAA: 257,
 };
@@ -106,6 +109,8 @@ export function parseRdata(
   const p = new Parser(type, tokens, origin, field);
   const out = parseByType(p);
   p.end();
+  // Each parser bounds its fields; this is the backstop for what RDLENGTH can say.
+  if (out.wire.length > MAX_RDATA) p.fail(`data is longer than ${MAX_RDATA} bytes`);
   return out;
 }
 

@@ -13,6 +13,7 @@ import {
   removeRecord,
   type UpdateRecordInput,
 } from "./records.ts";
+import { RRsetBudget } from "./rrset_budget.ts";
 import { bumpSerial } from "./soa_serial.ts";
 import type { ZoneRow } from "./zone_repo.ts";
 
@@ -42,10 +43,12 @@ export function recordBatch(
   }
   return ctx.transactor.tx(() => {
     const z = zoneOf(ctx, zone);
+    // One running size per RRset for the whole batch: checking n additions costs O(n).
+    const budget = new RRsetBudget(ctx.records, z.name);
     const results: BatchResult[] = [];
     for (let i = 0; i < operations.length; i++) {
       try {
-        results.push(applyOperation(ctx, actor, z, operations[i], i));
+        results.push(applyOperation(ctx, actor, z, operations[i], i, budget));
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         throw new BatchError(
@@ -98,10 +101,11 @@ function applyOperation(
   z: ZoneRow,
   op: BatchOperation,
   i: number,
+  budget: RRsetBudget,
 ): BatchResult {
   const kind = (op as { operation?: unknown })?.operation;
   if (kind === "create") {
-    const row = insertRecord(ctx, actor, z, op as CreateRecordInput);
+    const row = insertRecord(ctx, actor, z, op as CreateRecordInput, budget);
     return { operation: "create", id: row.id, status: "created" };
   }
   const id = (op as { id?: unknown }).id;
@@ -115,9 +119,9 @@ function applyOperation(
     throw new ValidationError(`Operation "${kind}" needs an "id"`, `operations[${i}].id`);
   }
   if (kind === "update") {
-    modifyRecord(ctx, actor, z, id, op as UpdateRecordInput);
+    modifyRecord(ctx, actor, z, id, op as UpdateRecordInput, budget);
     return { operation: "update", id, status: "updated" };
   }
-  removeRecord(ctx, actor, z, id);
+  removeRecord(ctx, actor, z, id, budget);
   return { operation: "delete", id, status: "deleted" };
 }

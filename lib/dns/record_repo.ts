@@ -19,6 +19,7 @@ export interface RecordRow {
 
 /** What answers and zone files are made of. */
 export interface RecordData {
+  id: string;
   name: string;
   type: string;
   value: string;
@@ -33,10 +34,22 @@ export interface RecordRepo {
   /** Every record of the zone but the SOA. */
   data(zone: string): RecordData[];
   get(zone: string, id: string): RecordRow | undefined;
-  /** Type and value of every record at `name`. */
-  atName(zone: string, name: string): { type: string; value: string }[];
+  /** The types of the records at `name`, each once. */
+  typesAt(zone: string, name: string): string[];
   /** True when the zone holds this record, apart from the record `exceptId`. */
   exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean;
+  /**
+   * How many records the RRset `name type` holds and the bytes of their values,
+   * apart from the record `exceptId`: a cheap bound of its size on the wire.
+   */
+  rrsetStats(
+    zone: string,
+    name: string,
+    type: string,
+    exceptId?: string,
+  ): { count: number; bytes: number };
+  /** The values of the RRset `name type`, apart from the record `exceptId`. */
+  rrsetValues(zone: string, name: string, type: string, exceptId?: string): string[];
   /** True when `name` has NS records, i.e. is a delegation point. */
   hasNs(zone: string, name: string): boolean;
   /** How many records the zone has, SOA included. */
@@ -70,7 +83,7 @@ export class SqliteRecordRepo implements RecordRepo {
 
   data(zone: string): RecordData[] {
     return this.store.all<RecordData>(
-      "SELECT name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+      "SELECT id, name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
       zone,
     );
   }
@@ -83,12 +96,12 @@ export class SqliteRecordRepo implements RecordRepo {
     );
   }
 
-  atName(zone: string, name: string): { type: string; value: string }[] {
-    return this.store.all<{ type: string; value: string }>(
-      "SELECT type, value FROM dns_records WHERE zone = ? AND name = ?",
+  typesAt(zone: string, name: string): string[] {
+    return this.store.all<{ type: string }>(
+      "SELECT DISTINCT type FROM dns_records WHERE zone = ? AND name = ?",
       zone,
       name,
-    );
+    ).map((r) => r.type);
   }
 
   exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean {
@@ -109,6 +122,31 @@ export class SqliteRecordRepo implements RecordRepo {
         exceptId,
       );
     return row !== undefined;
+  }
+
+  rrsetStats(
+    zone: string,
+    name: string,
+    type: string,
+    exceptId = "",
+  ): { count: number; bytes: number } {
+    return this.store.get<{ count: number; bytes: number }>(
+      "SELECT count(*) AS count, coalesce(sum(length(CAST(value AS BLOB))), 0) AS bytes FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
+      zone,
+      name,
+      type,
+      exceptId,
+    )!;
+  }
+
+  rrsetValues(zone: string, name: string, type: string, exceptId = ""): string[] {
+    return this.store.all<{ value: string }>(
+      "SELECT value FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
+      zone,
+      name,
+      type,
+      exceptId,
+    ).map((r) => r.value);
   }
 
   hasNs(zone: string, name: string): boolean {

@@ -1,17 +1,20 @@
 /**
  * Records: list, read, create, update and delete. A new or changed record is
- * validated per type (rdata.ts) and against the zone rules (zone_rules.ts);
+ * validated per type (record_check.ts), against the zone rules
+ * (zone_rules.ts) and against the size its RRset may reach (rrset_budget.ts);
  * each change bumps the zone's serial in its transaction. The `insert`,
- * `modify` and `remove` steps are shared with the batch.
+ * `modify` and `remove` steps are shared with the batch, which hands them one
+ * budget for all its operations.
  */
 import { isoTime } from "../clock.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { type DnsContext, zoneChanged, zoneOf } from "./dns_context.ts";
 import { ownerInZone } from "./names.ts";
-import { normalizeType, parseRdata } from "./rdata.ts";
+import { normalizeType } from "./rdata.ts";
+import { checkRecord } from "./record_check.ts";
 import type { RecordRow } from "./record_repo.ts";
+import { RRsetBudget } from "./rrset_budget.ts";
 import { bumpSerial } from "./soa_serial.ts";
-import { validateTtl } from "./soa.ts";
 import { checkZoneRules } from "./zone_rules.ts";
 import type { ZoneRow } from "./zone_repo.ts";
 
@@ -122,6 +125,7 @@ export function insertRecord(
   actor: string,
   z: ZoneRow,
   input: CreateRecordInput,
+  budget = new RRsetBudget(ctx.records, z.name),
 ): RecordRow {
   if (typeof input.domain !== "string") {
     throw new ValidationError(`Field "domain" is required`, "domain");
@@ -134,9 +138,9 @@ export function insertRecord(
   }
   const type = normalizeType(input.type);
   const name = ownerInZone(input.domain, z.name);
-  const { value } = parseRdata(type, input.value, null);
-  const ttl = validateTtl(input.ttl ?? z.default_ttl);
+  const { value, ttl, wire } = checkRecord(type, input.value, input.ttl ?? z.default_ttl, null);
   checkZoneRules(ctx.records, z.name, name, type, value);
+  budget.add(name, type, wire.length);
   const now = ctx.clock.now();
   const row: RecordRow = {
     id: crypto.randomUUID(),
@@ -166,6 +170,7 @@ export function modifyRecord(
   z: ZoneRow,
   id: string,
   input: UpdateRecordInput,
+  budget = new RRsetBudget(ctx.records, z.name),
 ): RecordRow {
   const row = recordOf(ctx, z.name, id);
   if (row.type === "SOA") {
@@ -177,16 +182,15 @@ export function modifyRecord(
   if (input.value !== undefined && typeof input.value !== "string") {
     throw new ValidationError(`Field "value" must be a string`, "value");
   }
-  const value = input.value === undefined
-    ? row.value
-    : parseRdata(row.type, input.value, null).value;
-  const ttl = input.ttl === undefined ? row.ttl : validateTtl(input.ttl);
+  const checked = checkRecord(row.type, input.value ?? row.value, input.ttl ?? row.ttl, null);
+  const { value, ttl } = checked;
   if (value !== row.value && ctx.records.exists(z.name, row.name, row.type, value, id)) {
     throw new ConflictError(
       `Record "${row.name}" of type "${row.type}" with value "${value}" already exists`,
       "value",
     );
   }
+  if (value !== row.value) budget.add(row.name, row.type, checked.wire.length, id);
   const now = ctx.clock.now();
   ctx.records.update(id, value, ttl, now);
   ctx.audit.record({
@@ -200,12 +204,19 @@ export function modifyRecord(
 }
 
 /** Deletes record `id` of zone `z`, audited; the caller bumps the serial. */
-export function removeRecord(ctx: DnsContext, actor: string, z: ZoneRow, id: string): void {
+export function removeRecord(
+  ctx: DnsContext,
+  actor: string,
+  z: ZoneRow,
+  id: string,
+  budget?: RRsetBudget,
+): void {
   const row = recordOf(ctx, z.name, id);
   if (row.type === "SOA") {
     throw new UnprocessableError("The SOA record cannot be deleted; delete the zone instead");
   }
   ctx.records.delete(id);
+  budget?.forget(row.name, row.type);
   ctx.audit.record({
     actor,
     event_type: "dns.record.deleted",

@@ -62,7 +62,7 @@ export function validateTimers(t: SoaTimers): void {
   }
 }
 
-/** Checks a record TTL; throws ValidationError (400). */
+/** Checks a record TTL (RFC 2181 §8); throws ValidationError (400) naming `field`. */
 export function validateTtl(ttl: number, field = "ttl"): number {
   if (!Number.isInteger(ttl) || ttl < 0 || ttl > MAX_TTL) {
     throw new ValidationError(
@@ -181,10 +181,8 @@ export function parseSoa(tokens: Token[], origin: string, field = "zone"): Parse
     ? origin
     : normalizeName(mnameText.endsWith(".") ? mnameText : `${mnameText}.${origin}`, field);
   const admin_email = rnameToEmail(tokens[1].text, origin, field);
-  const nums = tokens.slice(2).map((t) => parseTtl(t.text, field));
-  if (nums[0] > 4294967295) {
-    throw new ValidationError(`Invalid SOA serial "${tokens[2].text}"`, field);
-  }
+  // RFC 1035 §3.3.13: all five are 32-bit unsigned; the zone's timer bounds apply after.
+  const nums = SOA_NUMBERS.map((what, i) => parseTtl(tokens[2 + i].text, field, U32, what));
   return {
     primary,
     admin_email,
@@ -196,20 +194,33 @@ export function parseSoa(tokens: Token[], origin: string, field = "zone"): Parse
   };
 }
 
+const U32 = 4_294_967_295;
+const SOA_NUMBERS = ["SOA serial", "SOA refresh", "SOA retry", "SOA expire", "SOA minimum"];
+
 const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
 
-/** A TTL in seconds or BIND's unit form ("1h30m", "2d"). */
-export function parseTtl(text: string, field = "ttl"): number {
-  if (/^[0-9]+$/.test(text)) return Number(text);
-  const re = /([0-9]+)([smhdw])/gy;
+/**
+ * A TTL in seconds or BIND's unit form ("1h30m", "2d"), at most `max` (RFC
+ * 2181 §8 for TTLs); `what` names the number in the error.
+ */
+export function parseTtl(text: string, field = "ttl", max = MAX_TTL, what = "TTL"): number {
   let total = 0;
-  let m: RegExpExecArray | null;
-  let used = 0;
-  while ((m = re.exec(text.toLowerCase()))) {
-    total += Number(m[1]) * UNIT[m[2]];
-    used = re.lastIndex;
+  if (/^[0-9]+$/.test(text)) total = Number(text);
+  else {
+    const re = /([0-9]+)([smhdw])/gy;
+    let m: RegExpExecArray | null;
+    let used = 0;
+    while ((m = re.exec(text.toLowerCase()))) {
+      total += Number(m[1]) * UNIT[m[2]];
+      used = re.lastIndex;
+    }
+    if (used === 0 || used !== text.length) {
+      throw new ValidationError(`Invalid ${what} "${text}"`, field);
+    }
   }
-  if (used === 0 || used !== text.length) throw new ValidationError(`Invalid TTL "${text}"`, field);
+  if (total > max) {
+    throw new ValidationError(`${what} "${text}" is more than ${max}`, field);
+  }
   return total;
 }
 

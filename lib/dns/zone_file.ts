@@ -6,7 +6,8 @@
  */
 import { ValidationError } from "../errors.ts";
 import { fqdn, inZone, normalizeName } from "./names.ts";
-import { normalizeType, parseRdata } from "./rdata.ts";
+import { normalizeType } from "./rdata.ts";
+import { checkRecord } from "./record_check.ts";
 import { isTtl, type ParsedSoa, parseSoa, parseTtl } from "./soa.ts";
 import { type Entry, lex, type Token } from "./tokens.ts";
 
@@ -16,12 +17,16 @@ export interface ZoneFileRecord {
   type: string;
   ttl: number;
   value: string;
+  /** Bytes of its RDATA, for the RRset size check. */
+  rdlen: number;
   line: number;
 }
 
 export interface ParsedZone {
   /** The SOA, if the file has one (at the apex). */
   soa?: ParsedSoa & { ttl: number };
+  /** The line of the SOA, for errors found when its fields are applied. */
+  soaLine?: number;
   /** Every other record, in file order; apex NS included. */
   records: ZoneFileRecord[];
 }
@@ -111,16 +116,19 @@ function readRecord(s: ParseState, entry: Entry): void {
     const soa = parseSoa(rdata, s.origin, s.field);
     // With neither an explicit TTL nor $TTL, BIND uses the SOA minimum.
     s.out.soa = { ...soa, ttl: effectiveTtl ?? soa.minimum };
+    s.out.soaLine = entry.line;
     if (s.lastTtl === undefined && s.defaultTtl === undefined) s.lastTtl = s.out.soa.ttl;
     return;
   }
   if (effectiveTtl === undefined) fail("no TTL given and no $TTL before it", s.field);
-  const parsed = parseRdata(type, rdata, s.origin, s.field);
+  const fields = { value: s.field, ttl: s.field };
+  const checked = checkRecord(type, rdata, effectiveTtl!, s.origin, fields);
   s.out.records.push({
     name: owner,
     type,
-    ttl: effectiveTtl!,
-    value: parsed.value,
+    ttl: checked.ttl,
+    value: checked.value,
+    rdlen: checked.wire.length,
     line: entry.line,
   });
 }

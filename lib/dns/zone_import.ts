@@ -8,6 +8,7 @@
 import { DomainError, UnprocessableError } from "../errors.ts";
 import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
 import { normalizeZoneName } from "./names.ts";
+import { RRsetBudget } from "./rrset_budget.ts";
 import { setSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, serialGreater, type SoaTimers, validateTimers } from "./soa.ts";
 import { type ParsedZone, parseZoneFile, type ZoneFileRecord } from "./zone_file.ts";
@@ -28,6 +29,7 @@ export interface ImportResult {
 interface ZoneFileParts {
   name: string;
   soa: ParsedZone["soa"];
+  soaLine?: number;
   apexNs: ZoneFileRecord[];
   /** Apex NS host names without trailing dot. */
   fileNs: string[];
@@ -77,13 +79,16 @@ function readZoneFile(zone: string, text: string): ZoneFileParts {
   return {
     name,
     soa: parsed.soa,
+    soaLine: parsed.soaLine,
     apexNs,
     fileNs: apexNs.map((r) => r.value.replace(/\.$/, "")),
     others: parsed.records.filter((r) => !isApexNs(r)),
   };
 }
 
-function soaTimers(soa: NonNullable<ParsedZone["soa"]>): SoaTimers {
+/** The file's SOA timers, checked against the zone's bounds; an error names the SOA's line. */
+function soaTimers(file: ZoneFileParts): SoaTimers {
+  const soa = file.soa!;
   const timers = {
     refresh: soa.refresh,
     retry: soa.retry,
@@ -91,8 +96,20 @@ function soaTimers(soa: NonNullable<ParsedZone["soa"]>): SoaTimers {
     minimum: soa.minimum,
     default_ttl: soa.ttl,
   };
-  validateTimers(timers);
+  atLine(file.soaLine, () => validateTimers(timers));
   return timers;
+}
+
+/** Runs `check`, prefixing the message of a domain error with the file's line. */
+function atLine<T>(line: number | undefined, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof DomainError && line !== undefined) {
+      throw err.withMessage(`Line ${line}: ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 /** A new zone from the file's SOA, with the file's apex NS or the configured nameservers. */
@@ -101,7 +118,7 @@ function createFromFile(ctx: DnsContext, file: ZoneFileParts, now: number): void
   if (!soa) {
     throw new UnprocessableError(`Zone "${name}" does not exist and the file has no SOA record`);
   }
-  const timers = soaTimers(soa);
+  const timers = soaTimers(file);
   insertZone(ctx, {
     name,
     admin_email: soa.admin_email,
@@ -126,7 +143,7 @@ function mergeZoneFields(
 ): number {
   const removed = replace ? ctx.records.deleteData(z.name) : 0;
   if (file.soa) {
-    const timers = soaTimers(file.soa);
+    const timers = soaTimers(file);
     ctx.zones.update(z.name, {
       admin_email: file.soa.admin_email,
       ...timers,
@@ -164,17 +181,16 @@ function addRecords(
 ): { added: number; skipped: number } {
   let added = 0;
   let skipped = 0;
+  const budget = new RRsetBudget(ctx.records, z.name);
   for (const r of records) {
     if (ctx.records.exists(z.name, r.name, r.type, r.value)) {
       skipped++;
       continue;
     }
-    try {
+    atLine(r.line, () => {
       checkZoneRules(ctx.records, z.name, r.name, r.type, r.value);
-    } catch (err) {
-      if (err instanceof DomainError) throw err.withMessage(`Line ${r.line}: ${err.message}`);
-      throw err;
-    }
+      budget.add(r.name, r.type, r.rdlen);
+    });
     ctx.records.insert({
       id: crypto.randomUUID(),
       zone: z.name,

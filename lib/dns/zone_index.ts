@@ -3,11 +3,20 @@
  * built from the store once at start and rebuilt per zone when the service
  * reports a committed change. The DNS listener answers from here only, never
  * from a query per packet.
+ *
+ * Every stored record passes the same validator as the API (record_check.ts)
+ * on its way in. One that fails (written around the service, or stored before
+ * a rule was added) is left out and logged once: a single record must not
+ * make a name, or the zone's transfer, fail to encode.
  */
 import { Buffer } from "node:buffer";
+import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
-import { parentName } from "./names.ts";
-import { parseRdata, typeCode } from "./rdata.ts";
+import { encodable, inZone, parentName } from "./names.ts";
+import { normalizeType, parseRdata, typeCode } from "./rdata.ts";
+import { type CheckedRecord, checkRecord } from "./record_check.ts";
+import type { RecordData } from "./record_repo.ts";
+import { answerBytes, RRSET_BUDGET } from "./rrset_budget.ts";
 import { soaWire } from "./soa.ts";
 import { primaryOf } from "./soa_serial.ts";
 
@@ -59,8 +68,34 @@ function addRR(
   set.targets.push(target);
 }
 
-/** Builds one zone's answer data from its stored zone and records. */
-export function buildZone(repos: DnsRepos, zone: string): ZoneData | undefined {
+/** Told of each stored record that cannot be served, with the reason. */
+export type Unservable = (row: RecordData, reason: string) => void;
+
+/** `row` checked as the API checks a record, its owner too: the record, or why it cannot be served. */
+function servable(row: RecordData, zone: string): CheckedRecord | string {
+  if (!encodable(row.name) || !inZone(row.name, zone)) {
+    return `owner "${row.name}" is not a name of zone "${zone}"`;
+  }
+  let r: CheckedRecord;
+  try {
+    if (normalizeType(row.type) !== row.type) return `type "${row.type}" is not canonical`;
+    r = checkRecord(row.type, row.value, row.ttl, null);
+  } catch (err) {
+    // Whatever one stored row makes the parser throw, only that row is left out.
+    return err instanceof Error ? err.message : String(err);
+  }
+  if (answerBytes(r.wire.length) > RRSET_BUDGET) {
+    return `its ${r.wire.length} bytes of data do not fit a message`;
+  }
+  return r;
+}
+
+/** Builds one zone's answer data from its stored zone and records; `skip` hears of records left out. */
+export function buildZone(
+  repos: DnsRepos,
+  zone: string,
+  skip: Unservable = () => {},
+): ZoneData | undefined {
   const z = repos.zones.get(zone);
   if (!z) return undefined;
   const nodes = new Map<string, Node>();
@@ -70,8 +105,12 @@ export function buildZone(repos: DnsRepos, zone: string): ZoneData | undefined {
     addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);
   }
   for (const row of repos.records.data(zone)) {
-    const r = parseRdata(row.type, row.value, null);
-    addRR(nodes, row.name, typeCode(row.type), row.ttl, r.wire, r.target);
+    const r = servable(row, z.name);
+    if (typeof r === "string") {
+      skip(row, r);
+      continue;
+    }
+    addRR(nodes, row.name, typeCode(row.type), r.ttl, r.wire, r.target);
   }
   const names = new Set<string>();
   const cuts = new Set<string>();
@@ -88,14 +127,28 @@ export function buildZone(repos: DnsRepos, zone: string): ZoneData | undefined {
 export class DnsIndex {
   #zones = new Map<string, ZoneData>();
   #generation = 0;
+  /** Records already logged as left out, so a rebuild does not log them again. */
+  readonly #reported = new Set<string>();
+  readonly #skip: Unservable;
 
-  constructor(private readonly repos: DnsRepos) {}
+  constructor(private readonly repos: DnsRepos, private readonly log: Logger = silentLogger) {
+    this.#skip = (row, reason) => {
+      if (this.#reported.has(row.id)) return;
+      this.#reported.add(row.id);
+      this.log.warn("DNS record left out of answers and transfers: it cannot be encoded", {
+        record_id: row.id,
+        name: row.name,
+        type: row.type,
+        reason,
+      });
+    };
+  }
 
   /** Loads every zone from the store. */
   load(): void {
     const next = new Map<string, ZoneData>();
     for (const name of this.repos.zones.names()) {
-      const z = buildZone(this.repos, name);
+      const z = this.#build(name);
       if (z) next.set(name, z);
     }
     this.#zones = next;
@@ -104,10 +157,23 @@ export class DnsIndex {
 
   /** Rebuilds `zone` from the store (dropping it when deleted). */
   invalidate(zone: string): void {
-    const z = buildZone(this.repos, zone);
+    const z = this.#build(zone);
     if (z) this.#zones.set(zone, z);
     else this.#zones.delete(zone);
     this.#generation++;
+  }
+
+  /** One zone, or undefined when it is gone or its own SOA/NS data cannot be encoded (logged). */
+  #build(zone: string): ZoneData | undefined {
+    try {
+      return buildZone(this.repos, zone, this.#skip);
+    } catch (err) {
+      this.log.error("DNS zone not served: its SOA or apex NS cannot be encoded", {
+        zone,
+        error: err,
+      });
+      return undefined;
+    }
   }
 
   /** Bumped on every change, so answer caches know to drop what they hold. */

@@ -23,13 +23,13 @@ export function checkZoneRules(
   if (type === "NS" && name.startsWith("*.")) {
     throw new UnprocessableError(`Record "${name}" of type "NS" cannot have a wildcard owner`);
   }
-  const present = records.atName(zone, name);
-  if (present.some((t) => t.type === type && t.value === value)) {
+  if (records.exists(zone, name, type, value)) {
     throw new ConflictError(
       `Record "${name}" of type "${type}" with value "${value}" already exists`,
     );
   }
-  checkCname(present, zone, name, type);
+  // The types present, not every record: a large RRset must not make each addition read it all.
+  checkCname(records.typesAt(zone, name), zone, name, type);
   if (type !== "A" && type !== "AAAA") checkBelowDelegation(records, zone, name);
 }
 
@@ -37,18 +37,13 @@ export function checkZoneRules(
  * RFC 1034 §3.6.2 / RFC 2181 §10.1: a CNAME owner has no other data. The
  * apex always holds the SOA and NS, so no CNAME there.
  */
-function checkCname(
-  present: { type: string }[],
-  zone: string,
-  name: string,
-  type: string,
-): void {
-  const others = present.filter((t) => t.type !== type);
+function checkCname(present: string[], zone: string, name: string, type: string): void {
+  const others = present.filter((t) => t !== type);
   const hasData = others.length > 0 || name === zone;
-  if (type === "CNAME" && (hasData || present.some((t) => t.type === "CNAME"))) {
+  if (type === "CNAME" && (hasData || present.includes("CNAME"))) {
     throw new ConflictError(`Record "${name}" of type "CNAME" conflicts with existing data`);
   }
-  if (type !== "CNAME" && others.some((t) => t.type === "CNAME")) {
+  if (type !== "CNAME" && others.includes("CNAME")) {
     throw new ConflictError(
       `Record "${name}" of type "${type}" conflicts with an existing CNAME`,
     );

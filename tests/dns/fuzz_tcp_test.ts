@@ -6,6 +6,7 @@
  * handler exception is logged. Seeded; a failure prints the seed.
  */
 import { assert, assertEquals } from "../assert.ts";
+import { createLogger } from "../../lib/log/log.ts";
 import { badReply, corpus, fuzzPacket, fuzzSeed, rng } from "./fuzz_mutations.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";
 
@@ -87,7 +88,7 @@ Deno.test("fuzz over TCP: 100,000 framed and misframed messages; the listener li
   const logged: string[] = [];
   await using s = await startDnsStack({
     tcp: { perAddress: PARALLEL * 2, firstQueryMs: 1000, idleMs: 1000 },
-    log: (line) => logged.push(line),
+    log: createLogger("warn", (line) => logged.push(line)),
   });
   populate(s);
   const seeds = corpus();

@@ -13,11 +13,11 @@ import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
 import type { DnsTcpLimits } from "../../lib/config/types.ts";
 import { ResponseRateLimiter, type RrlOptions } from "../../lib/dns/rrl.ts";
+import type { Logger } from "../../lib/log/log.ts";
 import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
 import { freeDualPort } from "../helpers/ports.ts";
-import { createLogger } from "../../lib/log/log.ts";
 
 export interface DnsStack extends AsyncDisposable {
   dir: string;
@@ -36,15 +36,15 @@ export async function startDnsStack(
     nameservers?: string[];
     tcp?: Partial<DnsTcpLimits>;
     rrl?: RrlOptions;
-    /** Receives the listener's log lines (errors from handlers among them). */
-    log?: (line: string) => void;
+    /** The answer index's and the listener's log (errors from handlers among them). */
+    log?: Logger;
   } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
   const repos = sqliteDnsRepos(store);
-  const index = new DnsIndex(repos);
+  const index = new DnsIndex(repos, opts.log);
   index.load();
   const service = new DnsService({
     ...repos,
@@ -60,12 +60,7 @@ export async function startDnsStack(
     rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
   });
   const listener = startDnsListener(
-    {
-      hostname: "127.0.0.1",
-      port: freeDualPort(),
-      tcp: opts.tcp,
-      logger: opts.log ? createLogger("warn", opts.log) : undefined,
-    },
+    { hostname: "127.0.0.1", port: freeDualPort(), tcp: opts.tcp, logger: opts.log },
     responder,
   );
   return {
