@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../assert.ts";
-import { call, startTestServer } from "../helpers/test_server.ts";
+import { call, openSocket, startTestServer } from "../helpers/test_server.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 Deno.test("PUT /system/settings stores a valid value and lists all three keys", async () => {
   await using t = await startTestServer();
@@ -78,20 +79,63 @@ Deno.test("PUT /system/settings answers 400 for an unknown key, a missing field 
 Deno.test("secret settings are masked in listings, events and audit", async () => {
   await using t = await startTestServer();
   const cookie = await t.login();
-  await call(`${t.admin}/api/v1/system/settings`, {
-    method: "PUT",
-    headers: { cookie },
-    json: { key: "wireguard.server_host", value: "hidden.example.org", is_secret: true },
-  });
-  const list = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
-  const host = (list.body.settings as { key: string; value: string }[]).find((s) =>
-    s.key === "wireguard.server_host"
-  );
-  assertEquals(host?.value, "********");
-  const audit = await call(`${t.admin}/api/v1/audit?event_type=settings.updated`, {
-    headers: { cookie },
-  });
-  assertEquals(JSON.stringify(audit.body).includes("hidden.example.org"), false);
+  const SECRET = "hidden.example.org";
+  const ws = await openSocket(`${t.admin.replace("http", "ws")}/api/v1/ws`, { cookie });
+  const frames: string[] = [];
+  ws.addEventListener("message", (e) => frames.push(String(e.data)));
+  try {
+    const settings = `${t.admin}/api/v1/system/settings`;
+    const put = await call(settings, {
+      method: "PUT",
+      headers: { cookie },
+      json: { key: "wireguard.server_host", value: SECRET, is_secret: true },
+    });
+    assertEquals(put.status, 200);
+    assertEquals([put.body.value, put.body.is_secret], ["********", true]);
+    // A later change: events are delivered in order, so once its frame is here every frame of
+    // the secret one is too.
+    const later = await call(settings, {
+      method: "PUT",
+      headers: { cookie },
+      json: { key: "wireguard.server_port", value: "51999" },
+    });
+    assertEquals(later.status, 200);
+    const laterSeen = await waitFor(() => frames.some((f) => f.includes("51999")), 5000, 10);
+    assertEquals(laterSeen, true, "the later change's frame arrived");
+    const parsed = frames.map((f) =>
+      JSON.parse(f) as { type: string; payload: Record<string, unknown> }
+    );
+    const about = (type: string) =>
+      parsed.filter((f) =>
+        f.type === type &&
+        (f.payload.key ?? f.payload.resource_id) === "wireguard.server_host"
+      ).map((f) => f.payload);
+    assertEquals(about("SettingsChanged"), [
+      { key: "wireguard.server_host", value: null, is_secret: true },
+    ]);
+    assertEquals(about("AuditEvent").map((p) => p.message), [
+      'Set "wireguard.server_host" to a secret value',
+    ]);
+    assertEquals(frames.filter((f) => f.includes(SECRET)), [], "no frame carries the value");
+
+    const list = await call(settings, { headers: { cookie } });
+    const host = (list.body.settings as { key: string; value: string }[]).find((s) =>
+      s.key === "wireguard.server_host"
+    );
+    assertEquals(host?.value, "********");
+    const audit = await call(
+      `${t.admin}/api/v1/audit?event_type=settings.updated&resource_id=wireguard.server_host`,
+      { headers: { cookie } },
+    );
+    assertEquals(audit.status, 200);
+    const rows = audit.body.records as { message: string; resource_id: string }[];
+    assertEquals(rows.map((r) => [r.resource_id, r.message]), [
+      ["wireguard.server_host", 'Set "wireguard.server_host" to a secret value'],
+    ]);
+    assertEquals(JSON.stringify(audit.body).includes(SECRET), false);
+  } finally {
+    ws.close();
+  }
 });
 
 Deno.test("a request body over 1 MiB gets 413 and changes nothing", async () => {

@@ -69,3 +69,30 @@ export async function signIn(
     page.getByRole("button", { name: "Sign in" }).click(),
   ]);
 }
+
+/** Calls of each function of some scripts, counted by the browser (not timed). */
+export interface CallCounter {
+  /**
+   * How often each function of the scripts whose URL contains `urlPart` ran
+   * since the last `take()` (or since counting began), most first; resets the counts.
+   */
+  take(urlPart: string): Promise<number[]>;
+}
+
+/**
+ * Starts V8's precise coverage with call counts on `page` (Chromium's DevTools
+ * protocol). Start it before the page loads the scripts to count.
+ */
+export async function countCalls(page: Page): Promise<CallCounter> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.startPreciseCoverage", { callCount: true, detailed: false });
+  return {
+    async take(urlPart) {
+      const { result } = await cdp.send("Profiler.takePreciseCoverage");
+      return result.filter((s) => s.url.includes(urlPart))
+        .flatMap((s) => s.functions.map((f) => f.ranges[0]?.count ?? 0))
+        .sort((a, b) => b - a);
+    },
+  };
+}

@@ -16,6 +16,8 @@ export interface AttestThreads {
   port: number;
   /** Threads serving now. */
   readonly size: number;
+  /** Threads started in place of one that died (tests of the restart read it). */
+  readonly replaced: number;
   /** Makes one thread fail as a crash would (for tests of the restart). */
   crashOne(): void;
   /** Stops accepting, lets in-flight requests finish, writes what is queued. */
@@ -73,6 +75,7 @@ function stopThread(worker: Worker): Promise<void> {
 /** The live threads by counter row; a thread that dies is replaced on the same port. */
 class ThreadPool {
   readonly threads = new Map<number, Worker>();
+  replaced = 0;
   #stopping = false;
   readonly #log: Logger;
   readonly #config: Config;
@@ -100,7 +103,11 @@ class ThreadPool {
         err: e.message,
       });
       this.spawn(row, port).then(
-        (t) => this.#stopping ? t.worker.terminate() : this.adopt(row, t.worker, port),
+        (t) => {
+          if (this.#stopping) return t.worker.terminate();
+          this.replaced++;
+          this.adopt(row, t.worker, port);
+        },
         (err) => this.#log.error("attestation thread could not be restarted", { thread: row, err }),
       );
     };
@@ -131,6 +138,9 @@ export async function startAttestThreads(opts: AttestThreadOptions): Promise<Att
       port: first.port,
       get size() {
         return pool.threads.size;
+      },
+      get replaced() {
+        return pool.replaced;
       },
       crashOne() {
         pool.threads.values().next().value?.postMessage({ crash: true });
