@@ -12,7 +12,7 @@ import { hostName, lower } from "../../tests/dns/rdata_fields.ts";
 import { DomainError } from "../errors.ts";
 import { parseRdata } from "./rdata.ts";
 import { MAX_TTL, soaValue } from "./soa.ts";
-import { parseZoneFile, serializeZoneFile, type ZoneFileSource } from "./zone_file.ts";
+import { parseZoneFile, serializeZoneFile } from "./zone_file.ts";
 
 const runs = propertySeed("zone_file_property_test");
 
@@ -57,19 +57,55 @@ const zoneSource = hostName(false, 120).chain((name) =>
   })
 );
 
+type ZoneSourceValue = typeof zoneSource extends fc.Arbitrary<infer T> ? T : never;
+
 const byKey = (rs: { name: string; type: string; ttl: number; value: string }[]) =>
   rs.map((r) => JSON.stringify([r.name, r.type, r.ttl, r.value])).sort();
 
-Deno.test("serializeZoneFile() → parseZoneFile() gives back the same SOA and records", () => {
+/** The file `serializeZoneFile` writes for a generated zone. */
+function written(z: ZoneSourceValue): string {
+  return serializeZoneFile({
+    name: z.name,
+    default_ttl: z.default_ttl,
+    soa: { ttl: z.soaTtl, value: soaValue({ ...z.soa, name: z.name, default_ttl: 0 }) },
+    records: z.records,
+  });
+}
+
+/**
+ * The same file laid out another way RFC 1035 §5.1 allows: CRLF line ends,
+ * spaces for tabs, a comment after each record, or its data in parentheses
+ * over two lines.
+ */
+const layout = fc.record({
+  crlf: fc.boolean(),
+  spaces: fc.boolean(),
+  comments: fc.boolean(),
+  parens: fc.boolean(),
+});
+
+function relaid(
+  text: string,
+  l: { crlf: boolean; spaces: boolean; comments: boolean; parens: boolean },
+) {
+  const lines = text.split("\n").map((line) => {
+    if (line === "" || line.startsWith(";") || line.startsWith("$")) return line;
+    let out = line;
+    if (l.parens) {
+      const [owner, ttl, klass, ...rest] = out.split("\t");
+      out = `${owner}\t${ttl}\t${klass}\t(\n\t${rest.join("\t")}\n\t)`;
+    }
+    if (l.spaces) out = out.replace(/\t/g, "   ");
+    if (l.comments) out += ' ; (comment "with" quotes)';
+    return out;
+  });
+  return lines.join(l.crlf ? "\r\n" : "\n");
+}
+
+Deno.test("serializeZoneFile() → parseZoneFile() gives back the same SOA and records, however laid out", () => {
   check(
-    fc.property(zoneSource, (z) => {
-      const src: ZoneFileSource = {
-        name: z.name,
-        default_ttl: z.default_ttl,
-        soa: { ttl: z.soaTtl, value: soaValue({ ...z.soa, name: z.name, default_ttl: 0 }) },
-        records: z.records,
-      };
-      const parsed = parseZoneFile(serializeZoneFile(src), z.name);
+    fc.property(zoneSource, layout, (z, l) => {
+      const parsed = parseZoneFile(relaid(written(z), l), z.name);
       assertEquals(parsed.soa, { ...z.soa, ttl: z.soaTtl });
       assertEquals(byKey(parsed.records), byKey(z.records));
     }),
@@ -101,12 +137,7 @@ const zoneText = fc.oneof(
       maxLength: 4,
     }),
   ).map(([z, edits]) => {
-    let s = serializeZoneFile({
-      name: z.name,
-      default_ttl: z.default_ttl,
-      soa: { ttl: z.soaTtl, value: soaValue({ ...z.soa, name: z.name, default_ttl: 0 }) },
-      records: z.records,
-    });
+    let s = written(z);
     for (const [at, insert, text] of edits) {
       const i = at % (s.length + 1);
       s = s.slice(0, i) + text + s.slice(insert ? i : i + 1);
