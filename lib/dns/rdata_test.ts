@@ -57,3 +57,11 @@ Deno.test("normalizeType() accepts RFC 3597 names only for unsupported codes", (
   assertEquals(canon("TYPE65", "\\# 3 abcdef"), "\\# 3 ABCDEF");
   assertThrows(() => canon("TYPE65", "\\# 4 abcdef"), ValidationError, "does not match");
 });
+
+Deno.test('parseRdata() reads "\\X" of a non-ASCII character X as that character\'s UTF-8 bytes', () => {
+  // é is C3 A9, 中 is E4 B8 AD, 😀 is F0 9F 98 80, a no-break space is C2 A0: escaped or not, the same bytes.
+  const bytes = '"\\195\\169\\228\\184\\173\\240\\159\\152\\128\\194\\160"';
+  assertEquals(canon("TXT", '"é中😀\u00a0"'), bytes);
+  assertEquals(canon("TXT", '"\\é\\中\\😀\\\u00a0"'), bytes);
+  assertEquals(canon("NAPTR", '1 2 "" "\\é" "" .'), '1 2 "" "\\195\\169" "" .');
+});

@@ -35,6 +35,9 @@ export const SOA_DEFAULTS: SoaTimers = {
   default_ttl: 3_600,
 };
 
+/** Longest domain name on the wire, length bytes and root included (RFC 1035 §3.1). */
+const MAX_NAME_WIRE = 255;
+
 /** Largest TTL a record may carry (RFC 2181 §8). */
 export const MAX_TTL = 2_147_483_647;
 
@@ -86,6 +89,14 @@ export function normalizeEmail(input: string, field = "admin_email"): string {
   }
   if (m[1].length > 63) {
     throw new ValidationError(`Address "${input}" has a local part over 63 characters`, field);
+  }
+  // The SOA's RNAME is the local part as one label, then the domain: at most 255 bytes on the
+  // wire (RFC 1035 §3.1), or every answer carrying the SOA is malformed.
+  if (m[1].length + 1 + domain.length + 2 > MAX_NAME_WIRE) {
+    throw new ValidationError(
+      `Address "${input}" is too long: as the SOA mailbox it takes more than ${MAX_NAME_WIRE} bytes`,
+      field,
+    );
   }
   return `${m[1]}@${domain}`;
 }

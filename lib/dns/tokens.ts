@@ -131,14 +131,7 @@ export function unescapeBytes(text: string, field = "value"): Uint8Array {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c !== "\\") {
-      const code = c.charCodeAt(0);
-      if (code < 0x80) out.push(code);
-      else {
-        // A surrogate pair stays one character for the encoder.
-        const cp = text.codePointAt(i)!;
-        if (cp > 0xffff) i++;
-        out.push(...encoder.encode(String.fromCodePoint(cp)));
-      }
+      i += pushChar(out, text, i);
       continue;
     }
     const digits = text.slice(i + 1, i + 4);
@@ -148,13 +141,26 @@ export function unescapeBytes(text: string, field = "value"): Uint8Array {
       out.push(n);
       i += 3;
     } else if (i + 1 < text.length) {
-      out.push(text.charCodeAt(i + 1) & 0xff);
-      i++;
+      // RFC 1035 §5.1: "\X" is the character X, so its bytes are X's UTF-8, as unescaped.
+      i += 1 + pushChar(out, text, i + 1);
     } else {
       throw new ValidationError(`Value "${text}" ends with a lone backslash`, field);
     }
   }
   return new Uint8Array(out);
+}
+
+/** Appends the UTF-8 bytes of the character at `text[i]`; returns the extra code units it took. */
+function pushChar(out: number[], text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) {
+    out.push(code);
+    return 0;
+  }
+  // A surrogate pair stays one character for the encoder.
+  const cp = text.codePointAt(i)!;
+  out.push(...encoder.encode(String.fromCodePoint(cp)));
+  return cp > 0xffff ? 1 : 0;
 }
 
 /** Presentation form of a character-string: quoted, with `"`, `\` and non-printables escaped. */

@@ -5,9 +5,9 @@
  * file sets the zone's contact and timers; apex NS set (replace) or extend
  * (merge) the nameservers. All or nothing, like a batch.
  */
-import { DomainError, UnprocessableError } from "../errors.ts";
+import { DomainError, UnprocessableError, ValidationError } from "../errors.ts";
 import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
-import { normalizeZoneName } from "./names.ts";
+import { normalizeName, normalizeZoneName } from "./names.ts";
 import { RRsetBudget } from "./rrset_budget.ts";
 import { setSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, serialGreater, type SoaTimers, validateTimers } from "./soa.ts";
@@ -81,9 +81,21 @@ function readZoneFile(zone: string, text: string): ZoneFileParts {
     soa: parsed.soa,
     soaLine: parsed.soaLine,
     apexNs,
-    fileNs: apexNs.map((r) => r.value.replace(/\.$/, "")),
+    fileNs: apexNs.map((r) => atLine(r.line, () => apexNameserver(r.value))),
     others: parsed.records.filter((r) => !isApexNs(r)),
   };
+}
+
+/**
+ * An apex NS target as a nameserver of the zone: the same host-name rules as
+ * nameservers given through the API (no root, no "/"), since the file's apex
+ * NS become the zone's nameservers, which the API must be able to take back.
+ */
+function apexNameserver(value: string): string {
+  if (value === ".") {
+    throw new ValidationError(`Apex NS "." is not a nameserver's host name`, "zone");
+  }
+  return normalizeName(value, "zone");
 }
 
 /** The file's SOA timers, checked against the zone's bounds; an error names the SOA's line. */

@@ -1,7 +1,7 @@
 import { assertEquals, assertThrows } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
-import { ConflictError, UnprocessableError } from "../errors.ts";
+import { ConflictError, UnprocessableError, ValidationError } from "../errors.ts";
 import type { Store } from "../store/store.ts";
 
 const setup = (store: Store) => dnsTestService(store);
@@ -51,4 +51,29 @@ old A 192.0.2.1
     ConflictError,
   );
   assertEquals(service.getZone("example.com").records_count, 2, "a failed import changes nothing");
+});
+
+Deno.test('importZone() refuses apex NS the API would refuse as nameservers: the root, a name with "/"', async () => {
+  await using t = await tempStore();
+  const { service } = setup(t.store);
+  const file = (ns: string) =>
+    `$TTL 300
+@ SOA ns1 admin 1 7200 900 1209600 60
+@ NS ns1
+@ NS ${ns}
+`;
+  for (const ns of [".", "a/b.example.net."]) {
+    const err = assertThrows(
+      () => service.importZone("a", "example.com", file(ns)),
+      ValidationError,
+      "Line 4: ",
+    ) as ValidationError;
+    assertEquals(err.field, "zone");
+    assertEquals(service.listZones(), [], `nothing imported for NS ${ns}`);
+  }
+  service.importZone("a", "example.com", file("ns2.example.net."));
+  const z = service.getZone("example.com");
+  assertEquals(z.nameservers, ["ns1.example.com", "ns2.example.net"]);
+  // What the import set, the API takes back.
+  service.updateZone("a", "example.com", { nameservers: z.nameservers });
 });
