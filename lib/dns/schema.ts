@@ -112,6 +112,11 @@ const RecordType = documented(z.string().min(1).max(16), {
   description: "A record type; other types as TYPEnnn (RFC 3597)",
   enum: RECORD_TYPES,
 });
+/** What a record may be created as: the SOA comes from the zone's fields (422). */
+const CreatableType = documented(z.string().min(1).max(16), {
+  description: "A record type; other types as TYPEnnn (RFC 3597). The SOA comes from the zone",
+  enum: RECORD_TYPES.filter((t) => t !== "SOA"),
+});
 /** Room for a TXT RRset's worth of text; the service checks the wire length. */
 const Value = documented(z.string().max(65_535), {
   description: "The record data in the presentation format of its type",
@@ -119,15 +124,16 @@ const Value = documented(z.string().max(65_535), {
 
 /** `POST /zones/{name}/records`; ttl defaults to the zone's default_ttl. */
 export const RecordCreateInput = documented(
-  z.strictObject({ domain: Domain, type: RecordType, value: Value, ttl: Ttl.optional() }),
+  z.strictObject({ domain: Domain, type: CreatableType, value: Value, ttl: Ttl.optional() }),
   { oneOf: createExamples() },
 );
 
 /** `PUT /zones/{name}/records/{id}`: value and/or ttl. */
-export const RecordUpdateInput = z.strictObject({
-  value: Value.optional(),
-  ttl: Ttl.optional(),
-});
+/** The service refuses an update without either (400). */
+export const RecordUpdateInput = documented(
+  z.strictObject({ value: Value.optional(), ttl: Ttl.optional() }),
+  { minProperties: 1 },
+);
 
 export const RecordQuery = z.object({
   type: RecordType.optional(),
@@ -157,7 +163,7 @@ export const BatchInput = z.strictObject({
         z.strictObject({
           operation: z.literal("create"),
           domain: Domain,
-          type: RecordType,
+          type: CreatableType,
           value: Value,
           ttl: Ttl.optional(),
         }),

@@ -28,8 +28,8 @@ export const TIMER_EXAMPLES: Record<keyof SoaTimers, number[]> = {
 
 const HEX32 = "3c5e0b1a4f2d6e8c9a7b5d3f1e2c4a6b8d0f2e4c6a8b0d2f4e6c8a0b2d4f6e8c";
 
-/** Record data of each type, valid in any zone. */
-const VALUE_EXAMPLES: Record<typeof RECORD_TYPES[number], string[]> = {
+/** Record data of each type a record can be created as (the SOA comes from the zone). */
+const VALUE_EXAMPLES: Record<Exclude<typeof RECORD_TYPES[number], "SOA">, string[]> = {
   A: ["192.0.2.10", "198.51.100.7"],
   AAAA: ["2001:db8::10"],
   CAA: ['0 issue "letsencrypt.org"'],
@@ -40,7 +40,6 @@ const VALUE_EXAMPLES: Record<typeof RECORD_TYPES[number], string[]> = {
   NS: ["ns1.example.net."],
   PTR: ["host.example.net."],
   SMIMEA: [`3 1 1 ${HEX32}`],
-  SOA: ["ns1.example.net. hostmaster.example.com. 1 3600 900 1209600 300"],
   SPF: ['"v=spf1 -all"'],
   SRV: ["10 5 5060 sip.example.net."],
   SSHFP: [`1 2 ${HEX32}`],

@@ -1,4 +1,4 @@
-import { RateLimitError } from "@/lib/errors.ts";
+import { RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -8,7 +8,7 @@ export const meta = define.meta({
   POST: {
     summary: "Log in; sets the svc_session cookie and returns the user",
     access: "public",
-    errors: [RateLimitError],
+    errors: [UnauthorizedError, RateLimitError],
     maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: UserInfoSchema,
