@@ -39,18 +39,24 @@ const ZoneName = documented(z.string().min(1).max(255), { pattern: ZONE_NAME_PAT
 /** The service checks the address (400); the document says it is an e-mail address. */
 const AdminEmail = documented(z.string().min(3).max(254), { format: "email" });
 
+/** What JSON Schema cannot say of the timers: the service answers 422 when they disagree. */
+const TIMER_RULES = "retry must not exceed refresh, and expire must be at least refresh plus retry";
+
 /** `POST /zones`: timers left out take the defaults of docs/dns.md. */
-export const ZoneCreateInput = z.strictObject({
-  name: ZoneName,
-  admin_email: AdminEmail,
-  refresh: timer("refresh").optional(),
-  retry: timer("retry").optional(),
-  expire: timer("expire").optional(),
-  minimum: timer("minimum").optional(),
-  default_ttl: timer("default_ttl").optional(),
-  /** Overrides PALISADE_DNS_NAMESERVERS for this zone. */
-  nameservers: Nameservers.optional(),
-});
+export const ZoneCreateInput = documented(
+  z.strictObject({
+    name: ZoneName,
+    admin_email: AdminEmail,
+    refresh: timer("refresh").optional(),
+    retry: timer("retry").optional(),
+    expire: timer("expire").optional(),
+    minimum: timer("minimum").optional(),
+    default_ttl: timer("default_ttl").optional(),
+    /** Overrides PALISADE_DNS_NAMESERVERS for this zone. */
+    nameservers: Nameservers.optional(),
+  }),
+  { description: `Timers left out take their defaults; ${TIMER_RULES}` },
+);
 
 /** `PUT /zones/{name}`: any subset of the SOA fields (and the apex nameservers). */
 export const ZoneUpdateInput = documented(

@@ -193,8 +193,11 @@ async function send(t: Target, op: Op, url: string, c: Case): Promise<Response> 
   });
 }
 
+/** How many answers of each kind of case had each status, for the log. */
+type Tally = Record<string, number>;
+
 /** Runs one operation's cases; returns what went against the document. */
-async function runOperation(t: Target, op: Op, r: Rng): Promise<string[]> {
+async function runOperation(t: Target, op: Op, r: Rng, tally: Tally): Promise<string[]> {
   const credential: Record<string, string> = t.auth ? { Authorization: t.auth } : {};
   const resources = t.fixtures ? await t.fixtures(client(t.base, credential)) : {};
   const url = fillPath(op.path, resources);
@@ -217,6 +220,7 @@ async function runOperation(t: Target, op: Op, r: Rng): Promise<string[]> {
     const res = await send(t, op, url, c);
     const text = await res.text();
     const s = res.status;
+    tally[`${c.kind} ${s}`] = (tally[`${c.kind} ${s}`] ?? 0) + 1;
     const bareInit = t.name === "attest" && op.path === "/init" && s === 500;
     const wrong = !(String(s) in op.responses)
       ? "an undocumented status"
@@ -259,6 +263,7 @@ Deno.test("every operation of the three OpenAPI documents answers as its documen
     { name: "attest", base: t.attest, doc: "/openapi.json" },
   ];
   const failures: string[] = [];
+  const tally: Tally = {};
   let operations = 0;
   for (const target of targets) {
     const doc = await (await fetch(`${target.base}${target.doc}`)).json();
@@ -268,9 +273,9 @@ Deno.test("every operation of the three OpenAPI documents answers as its documen
       );
     // Failed logins throttle the address: they go last, after every other operation.
     ops.sort((a, b) => Number(a.path.endsWith("/login")) - Number(b.path.endsWith("/login")));
-    for (const op of ops) failures.push(...await runOperation(target, op, r));
+    for (const op of ops) failures.push(...await runOperation(target, op, r, tally));
     operations += ops.length;
   }
-  console.log(`openapi fuzz: ${operations} operations, seed ${seed}`);
+  console.log(`openapi fuzz: ${operations} operations, seed ${seed}, answers`, tally);
   assertEquals(failures, [], `seed ${seed}`);
 });
