@@ -2,7 +2,10 @@
  * Zod schemas of the DNS management API at the edge (specs/dns.md): request
  * bodies checked by the router (400 naming the field), response shapes for the
  * OpenAPI document. Types and static bounds live here; names, values and the
- * zone rules are checked by `DnsService`, which owns their meaning.
+ * zone rules are checked by `DnsService`, which owns their meaning and its
+ * answers. The document states those rules too (`documented`: record types,
+ * name patterns, the e-mail format), with examples where JSON Schema cannot
+ * (schema_examples.ts).
  */
 import { z } from "zod";
 import { documented } from "../schema_doc.ts";
@@ -71,7 +74,7 @@ export const ZoneUpdateInput = documented(
   }).refine((o) => Object.values(o).some((v) => v !== undefined), {
     message: "give at least one field to update",
   }),
-  { minProperties: 1 },
+  { minProperties: 1, description: `Any subset of the fields; ${TIMER_RULES}` },
 );
 
 export const ZoneSummarySchema = z.object({
