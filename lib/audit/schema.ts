@@ -1,5 +1,12 @@
 /** Zod schemas of the audit listing at the API edge. */
 import { z } from "zod";
+import { documented } from "../schema_doc.ts";
+
+/** What `parseTime` takes; it answers 400 with its own message for anything else. */
+const Time = documented(z.string(), {
+  description: "ISO 8601 time or Unix milliseconds",
+  anyOf: [{ pattern: "^[0-9]+$" }, { format: "date-time" }],
+});
 
 /** Query of `GET /audit`; times are ISO 8601 or Unix milliseconds. */
 export const AuditQuery = z.object({
@@ -7,8 +14,8 @@ export const AuditQuery = z.object({
   resource_type: z.string().max(100).optional(),
   resource_id: z.string().max(200).optional(),
   actor: z.string().max(100).optional(),
-  since: z.string().optional().transform((v, ctx) => parseTime(v, ctx, "since")),
-  until: z.string().optional().transform((v, ctx) => parseTime(v, ctx, "until")),
+  since: Time.optional().transform((v, ctx) => parseTime(v, ctx, "since")),
+  until: Time.optional().transform((v, ctx) => parseTime(v, ctx, "until")),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });

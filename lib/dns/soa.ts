@@ -87,6 +87,10 @@ export function normalizeEmail(input: string, field = "admin_email"): string {
   } catch {
     throw new ValidationError(`Address "${input}" has an invalid domain`, field);
   }
+  // A mail domain is a host name (RFC 5321 §4.1.2): no label starts or ends with a hyphen.
+  if (domain.split(".").some((l) => l.startsWith("-") || l.endsWith("-"))) {
+    throw new ValidationError(`Address "${input}" has an invalid domain`, field);
+  }
   if (m[1].length > 63) {
     throw new ValidationError(`Address "${input}" has a local part over 63 characters`, field);
   }

@@ -36,7 +36,10 @@ export function presharedKey(): string {
   return toBase64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
+/** The base64 of exactly 32 bytes, as every WireGuard key is. */
+export const WIREGUARD_KEY = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+
 /** True when `s` is the base64 of exactly 32 bytes, as every WireGuard key is. */
 export function isWireGuardKey(s: string): boolean {
-  return /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/.test(s);
+  return WIREGUARD_KEY.test(s);
 }

@@ -9,6 +9,10 @@ import type { ServerEndpointSource, TunnelContext } from "./context.ts";
 import { qr, type QrImages } from "./qr.ts";
 import { requireInterface, requirePeer } from "./require_row.ts";
 
+/** The image formats of `GET /peers/{id}/qr` (`qr_format`). */
+export const QR_FORMATS = ["svg", "png"] as const;
+export type QrFormat = (typeof QR_FORMATS)[number];
+
 export interface ConfigOptions {
   device?: string;
   connection?: string;
@@ -22,7 +26,7 @@ export interface ClientConfigFile {
 }
 
 export interface PeerQr extends QrImages {
-  format: "svg" | "png";
+  format: QrFormat;
 }
 
 export class PeerConfig {
@@ -73,8 +77,8 @@ export class PeerConfig {
     opts: ConfigOptions & { qr_format?: string },
     actor: string,
   ): Promise<PeerQr> {
-    const format = opts.qr_format ?? "svg";
-    if (format !== "svg" && format !== "png") {
+    const format = (opts.qr_format ?? "svg") as QrFormat;
+    if (!QR_FORMATS.includes(format)) {
       throw new ValidationError(
         `Unknown qr_format ${JSON.stringify(format)}: use svg or png`,
         "qr_format",

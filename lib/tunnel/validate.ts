@@ -16,6 +16,9 @@ export const INTERFACE_NAME = /^[a-z0-9_-]{1,15}$/;
 export const PEER_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._@+-]{0,63}$/;
 export const MTU_MIN = 1280;
 export const MTU_MAX = 9000;
+export const PORT_MIN = 1;
+export const PORT_MAX = 65535;
+export const KEEPALIVE_MAX = 65535;
 export const PROFILES = ["full-tunnel", "split-tunnel"] as const;
 export type RoutingProfile = (typeof PROFILES)[number];
 
@@ -61,8 +64,11 @@ export function checkInterfaceAddress(
 /** A UDP port 1–65535. */
 export function checkPort(port: unknown, what: string): number {
   const n = integer(port, "listen_port", what);
-  if (n < 1 || n > 65535) {
-    throw new UnprocessableError(`${what}: listen_port ${n} is outside 1-65535`, "listen_port");
+  if (n < PORT_MIN || n > PORT_MAX) {
+    throw new UnprocessableError(
+      `${what}: listen_port ${n} is outside ${PORT_MIN}-${PORT_MAX}`,
+      "listen_port",
+    );
   }
   return n;
 }
@@ -79,8 +85,11 @@ export function checkMtu(mtu: unknown, what: string): number {
 /** Persistent keepalive seconds, 0 (off) to 65535. */
 export function checkKeepalive(v: unknown, what: string): number {
   const n = integer(v, "keepalive", what);
-  if (n < 0 || n > 65535) {
-    throw new UnprocessableError(`${what}: keepalive ${n} is outside 0-65535`, "keepalive");
+  if (n < 0 || n > KEEPALIVE_MAX) {
+    throw new UnprocessableError(
+      `${what}: keepalive ${n} is outside 0-${KEEPALIVE_MAX}`,
+      "keepalive",
+    );
   }
   return n;
 }

@@ -1,3 +1,4 @@
+import { AttestInitError, RateLimitError, UnavailableError } from "@/lib/errors.ts";
 import { InitRequest, InitResponseSchema } from "@/lib/attest/schema.ts";
 import { requestClientAddress } from "@/server/http/client_address.ts";
 import { define } from "@/server/listeners/attest/context.ts";
@@ -8,6 +9,7 @@ export const meta = define.meta({
     summary:
       "Create a session for the browser's Ed25519 public key (500 when the key or storage is invalid)",
     access: "public",
+    errors: [RateLimitError, AttestInitError, UnavailableError],
     maxBodyBytes: 4 * KiB,
     body: InitRequest,
     response: InitResponseSchema,

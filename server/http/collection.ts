@@ -4,7 +4,7 @@
  * answers 201 with it.
  */
 import { z } from "zod";
-import type { Access } from "./define.ts";
+import type { Access, ErrorClass } from "./define.ts";
 import { Status } from "./status.ts";
 
 export interface CollectionSpec<
@@ -18,7 +18,7 @@ export interface CollectionSpec<
   /** One member as listed. */
   item: z.ZodType;
   list: { summary: string; access: LA };
-  create: { summary: string; access: CA; body: B; response: R };
+  create: { summary: string; access: CA; body: B; response: R; errors?: readonly ErrorClass[] };
 }
 
 /** `meta` for `define.meta()`: the listing and the creation, with their schemas. */

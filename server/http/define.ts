@@ -14,6 +14,7 @@
 import type { ComponentType } from "preact";
 import type { z } from "zod";
 import type { Role } from "../../lib/auth/roles.ts";
+import type { DomainError } from "../../lib/errors.ts";
 import type { Authenticated } from "../../lib/auth/auth.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./route_table.ts";
@@ -49,6 +50,20 @@ export interface MethodMeta {
    * body in another type, or without a Content-Type, answers 415.
    */
   accepts?: readonly BodyKind[];
+  /**
+   * The request body for the OpenAPI document alone (media type → schema),
+   * where the handler reads the body itself and the router neither reads
+   * nor checks it (a zone file sent as text/dns). Routes whose body the
+   * router validates declare `body` instead.
+   */
+  documentedBody?: Readonly<Record<string, z.ZodType>>;
+  /**
+   * Errors the method may answer besides those the document derives from
+   * access, path, query and body (400, 401, 403, 404, 409, 413, 415, 422):
+   * RateLimitError for throttled routes, HostError or AttestInitError where
+   * the spec answers 500, UnavailableError. The document lists their statuses.
+   */
+  errors?: readonly ErrorClass[];
   /** Schema of the 2xx JSON body. Absent for non-JSON responses. */
   response?: z.ZodType;
   /** Success status of a data result (default 200). */
@@ -62,6 +77,9 @@ export interface MethodMeta {
 }
 
 export type BodyKind = "json" | "form";
+
+/** A class of `lib/errors.ts`; server/http/errors.ts maps it to its status. */
+export type ErrorClass = new (...a: never[]) => DomainError;
 
 export type RouteMeta = Partial<Record<Method, MethodMeta>>;
 

@@ -18,8 +18,9 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../lib/errors.ts";
+import type { ErrorClass } from "./define.ts";
 
-const STATUS: [new (...a: never[]) => DomainError, number][] = [
+const STATUS: [ErrorClass, number][] = [
   [ValidationError, 400],
   [UnauthorizedError, 401],
   [ForbiddenError, 403],
@@ -33,6 +34,11 @@ const STATUS: [new (...a: never[]) => DomainError, number][] = [
   [AttestInitError, 500],
   [UnavailableError, 503],
 ];
+
+/** The status of an error class (for the OpenAPI document's responses). */
+export function errorStatus(cls: ErrorClass): number {
+  return STATUS.find(([c]) => c === cls || cls.prototype instanceof c)?.[1] ?? 500;
+}
 
 export interface MappedError {
   status: number;

@@ -4,6 +4,8 @@
  * class alone (errors.ts).
  */
 export const Status = {
+  /** A WebSocket upgrade (documented only: the upgrade answers it). */
+  SwitchingProtocols: 101,
   OK: 200,
   Created: 201,
   NoContent: 204,

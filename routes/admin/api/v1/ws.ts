@@ -1,3 +1,4 @@
+import { Status } from "@/server/http/status.ts";
 import { ForbiddenError, ValidationError } from "@/lib/errors.ts";
 import { isSameOrigin } from "@/server/http/same_origin.ts";
 import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/http/cookies.ts";
@@ -8,7 +9,7 @@ export const meta = define.meta({
   GET: {
     summary: "Event stream (WebSocket upgrade); frames are {type, payload}",
     access: "viewer",
-    produces: "application/json",
+    status: Status.SwitchingProtocols,
   },
 });
 

@@ -1,3 +1,4 @@
+import { RateLimitError } from "@/lib/errors.ts";
 import { NewUserInput, UserInfoSchema } from "@/lib/auth/schema.ts";
 import { collection } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
@@ -10,6 +11,7 @@ export const meta = define.meta(collection({
     summary: "Create a user; the password is write-only",
     access: "administrator",
     body: NewUserInput,
+    errors: [RateLimitError],
     response: UserInfoSchema,
   },
 }));

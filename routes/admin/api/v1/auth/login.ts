@@ -1,3 +1,4 @@
+import { RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -7,6 +8,7 @@ export const meta = define.meta({
   POST: {
     summary: "Log in; sets the svc_session cookie and returns the user",
     access: "public",
+    errors: [UnauthorizedError, RateLimitError],
     maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: UserInfoSchema,

@@ -1,3 +1,4 @@
+import { RateLimitError } from "@/lib/errors.ts";
 import { OkSchema, PasswordChangeInput } from "@/lib/auth/schema.ts";
 import { clientMeta, dropSessionCookie, requireSession } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -6,6 +7,7 @@ export const meta = define.meta({
   POST: {
     summary: "Change the caller's password; ends every session of the user",
     access: "viewer",
+    errors: [RateLimitError],
     body: PasswordChangeInput,
     response: OkSchema,
   },

@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { interfaceUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
@@ -9,12 +10,14 @@ export const meta = define.meta({
     summary:
       "Update name, address_v4, listen_port or mtu; the key pair is kept (renaming wg0 is 403)",
     access: "operator",
+    errors: [HostError],
     body: interfaceUpdateSchema,
     response: InterfaceSchema,
   },
   DELETE: {
     summary: "Delete the interface, its peers and its device (wg0 is protected: 403)",
     access: "operator",
+    errors: [HostError],
     response: OkSchema,
   },
 });

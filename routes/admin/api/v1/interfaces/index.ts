@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
 import { Status } from "@/server/http/status.ts";
@@ -13,6 +14,7 @@ export const meta = define.meta({
     summary:
       "Create an overlay interface (key pair generated) and bring it up on the host; 409 for a duplicate name, address or port, 422 for a port or MTU out of range",
     access: "operator",
+    errors: [HostError],
     body: interfaceCreateSchema,
     response: InterfaceSchema,
     status: Status.Created,

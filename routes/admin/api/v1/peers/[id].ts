@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { peerUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { PeerSchema, PeerWithTelemetrySchema } from "@/lib/tunnel/response_schemas.ts";
@@ -7,18 +8,21 @@ export const meta = define.meta({
   GET: {
     summary: "One peer with live telemetry",
     access: "viewer",
+    errors: [HostError],
     response: PeerWithTelemetrySchema,
   },
   PUT: {
     summary:
       "Update peer parameters; keys are kept (revoked peers: 409). Only address and preshared key changes reach the host",
     access: "operator",
+    errors: [HostError],
     body: peerUpdateSchema,
     response: PeerSchema,
   },
   DELETE: {
     summary: "Delete the peer and remove it from the host",
     access: "operator",
+    errors: [HostError],
     response: OkSchema,
   },
 });

@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { peersQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerPageSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -7,6 +8,7 @@ export const meta = define.meta({
     summary:
       "All peers across interfaces with live telemetry (one SQL query, one host read); filters interface_id, status, search (name); pagination limit/offset (all when no limit)",
     access: "viewer",
+    errors: [HostError],
     query: peersQuerySchema,
     response: PeerPageSchema,
   },

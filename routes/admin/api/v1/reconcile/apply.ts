@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { ReconcileResultSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -6,6 +7,7 @@ export const meta = define.meta({
     summary:
       "Converge every drifting interface (diff only: unchanged peers keep their sessions), then read again to verify",
     access: "operator",
+    errors: [HostError],
     response: ReconcileResultSchema,
   },
 });

@@ -6,6 +6,7 @@ export const meta = define.meta({
   GET: {
     summary: "Liveness and store health",
     access: "public",
+    errors: [UnavailableError],
     response: z.object({ status: z.enum(["ok", "error"]), database: z.enum(["ok", "error"]) }),
   },
 });

@@ -1,3 +1,4 @@
+import { RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
 import { z } from "zod";
 import { LoginInput } from "@/lib/auth/schema.ts";
 import { clientMeta } from "@/server/http/session_cookie.ts";
@@ -8,6 +9,7 @@ export const meta = define.meta({
   POST: {
     summary: "Exchange a username and password for a JWT",
     access: "public",
+    errors: [UnauthorizedError, RateLimitError],
     maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: z.object({ token: z.string(), expires_at: z.string() }),

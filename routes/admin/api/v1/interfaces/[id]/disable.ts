@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -5,6 +6,7 @@ export const meta = define.meta({
   POST: {
     summary: "Take the link down; the device and its peers stay (wg0 is protected: 403)",
     access: "operator",
+    errors: [HostError],
     response: InterfaceSchema,
   },
 });

@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { peerCreateSchema, peerListQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { PeerPageSchema, PeerSchema } from "@/lib/tunnel/response_schemas.ts";
 import { Status } from "@/server/http/status.ts";
@@ -8,12 +9,14 @@ export const meta = define.meta({
     summary:
       "Peers of one interface with live telemetry; filters status and search (name), pagination limit/offset (all when no limit)",
     access: "viewer",
+    errors: [HostError],
     query: peerListQuerySchema,
     response: PeerPageSchema,
   },
   POST: {
     summary: "Create a peer (keys and address allocated unless given) and put only it on the host",
     access: "operator",
+    errors: [HostError],
     body: peerCreateSchema,
     response: PeerSchema,
     status: Status.Created,

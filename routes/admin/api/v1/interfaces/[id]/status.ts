@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { InterfaceStatusSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -6,6 +7,7 @@ export const meta = define.meta({
     summary:
       "Live state of the interface from one host read: link, listen port, counters, per-peer metrics",
     access: "viewer",
+    errors: [HostError],
     response: InterfaceStatusSchema,
   },
 });

@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { PeerSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -5,6 +6,7 @@ export const meta = define.meta({
   POST: {
     summary: "Disable the peer: take it off the host; it keeps its keys and address",
     access: "operator",
+    errors: [HostError],
     response: PeerSchema,
   },
 });

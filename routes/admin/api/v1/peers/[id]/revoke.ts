@@ -1,3 +1,4 @@
+import { HostError } from "@/lib/errors.ts";
 import { PeerSchema } from "@/lib/tunnel/response_schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -5,6 +6,7 @@ export const meta = define.meta({
   POST: {
     summary: "Revoke the peer for good: off the host, keys erased, never enabled again",
     access: "operator",
+    errors: [HostError],
     response: PeerSchema,
   },
 });

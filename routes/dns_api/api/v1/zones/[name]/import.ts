@@ -1,12 +1,18 @@
 /**
  * Zone file import. The router decodes only JSON and forms, and a zone file
  * is most naturally sent as itself (`curl --data-binary @example.com.zone`),
- * so `meta` declares no body and the handler reads it: either JSON
+ * so `meta` declares no `body` (it documents them as `documentedBody`) and
+ * the handler reads it: either JSON
  * `{zone_file | content, replace?}` or the raw master file as text/dns or
  * text/plain (then `?replace=true` selects replace). Both under the 1 MiB
  * request limit.
  */
-import { ImportJsonInput, ImportQuery, ImportResultSchema } from "@/lib/dns/schema.ts";
+import {
+  ImportBodies,
+  ImportJsonInput,
+  ImportQuery,
+  ImportResultSchema,
+} from "@/lib/dns/schema.ts";
 import { ValidationError } from "@/lib/errors.ts";
 import { decodeBody, readLimited, validate } from "@/server/http/request_body.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
@@ -17,6 +23,7 @@ export const meta = define.meta({
       "Load an RFC 1035 master file: raw text/dns or text/plain body (?replace=true), or JSON {zone_file | content, replace?}; creates the zone from its SOA when missing",
     access: "operator",
     query: ImportQuery,
+    documentedBody: ImportBodies,
     response: ImportResultSchema,
   },
 });
