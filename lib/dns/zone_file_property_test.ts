@@ -31,6 +31,9 @@ function owner(zone: string) {
 }
 
 /** A zone, its SOA and records as the store holds them (canonical values). */
+const isMailDomain = (d: string) =>
+  d.split(".").every((l) => !l.startsWith("-") && !l.endsWith("-"));
+
 const zoneSource = hostName(false, 120).chain((name) =>
   fc.record({
     name: fc.constant(name),
@@ -38,7 +41,9 @@ const zoneSource = hostName(false, 120).chain((name) =>
     soaTtl: ttl,
     soa: fc.record({
       primary: hostName(false),
-      admin_email: fc.tuple(ownerLabel, hostName(false, 150)).map(([l, d]) => `${l}@${d}`),
+      // A mail domain is a host name: no label starts or ends with a hyphen (normalizeEmail).
+      admin_email: fc.tuple(ownerLabel, hostName(false, 150).filter(isMailDomain))
+        .map(([l, d]) => `${l}@${d}`),
       serial: fc.integer({ min: 0, max: 4294967295 }),
       refresh: fc.integer({ min: 60, max: 2419200 }),
       retry: fc.integer({ min: 60, max: 2419200 }),
