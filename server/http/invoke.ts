@@ -16,7 +16,7 @@ import {
 } from "./define.ts";
 import { errorJson } from "./errors.ts";
 import { renderPage } from "./render.ts";
-import { checkMediaType, decodeBody, validate } from "./request_body.ts";
+import { decodeBody, validate } from "./request_body.ts";
 import { emptyResponse, jsonResponse } from "./respond.ts";
 import { allowedMethods, type RouteEntry } from "./route_table.ts";
 import { SAFE_METHODS } from "./same_origin.ts";
@@ -56,8 +56,8 @@ export async function invoke(
   }
   if (meta.body) {
     if (SAFE_METHODS.has(ctx.req.method)) throw new ValidationError("This method takes no body");
-    checkMediaType(ctx.req, meta.accepts ?? (entry.isPage ? PAGE_BODIES : API_BODIES));
-    const decoded = await decodeBody(ctx.req, meta.maxBodyBytes);
+    const accepts = meta.accepts ?? (entry.isPage ? PAGE_BODIES : API_BODIES);
+    const decoded = await decodeBody(ctx.req, meta.maxBodyBytes, accepts);
     ctx.body = meta.parseBody
       ? meta.parseBody(decoded.value)
       : validate(meta.body, decoded.value, "body");

@@ -55,12 +55,8 @@ export async function readLimited(req: Request, limit = BODY_LIMIT): Promise<Uin
   return all;
 }
 
-/** What kind of body the request's Content-Type declares, or null for any other (or none). */
-export function bodyKind(req: Request): BodyKind | null {
-  const raw = req.headers.get("content-type");
-  // The common case, compared without taking the header apart.
-  if (raw === "application/json") return "json";
-  const type = (raw ?? "").split(";")[0].trim().toLowerCase();
+/** What kind of body a media type (lower case, without parameters) is, or null for any other. */
+function kindOf(type: string): BodyKind | null {
   if (type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type)) return "json";
   if (type === "application/x-www-form-urlencoded" || type === "multipart/form-data") {
     return "form";
@@ -69,10 +65,9 @@ export function bodyKind(req: Request): BodyKind | null {
 }
 
 /** Refuses (415) a body whose media type is not one of `accepts`. */
-export function checkMediaType(req: Request, accepts: readonly BodyKind[]): void {
-  const kind = bodyKind(req);
+function checkMediaType(type: string, given: string | null, accepts: readonly BodyKind[]): void {
+  const kind = kindOf(type);
   if (kind && accepts.includes(kind)) return;
-  const given = req.headers.get("content-type");
   const want = accepts.map((k) => k === "json" ? "application/json" : "a form").join(" or ");
   throw new UnsupportedMediaTypeError(
     given
@@ -86,9 +81,22 @@ export interface DecodedBody {
   value: unknown;
 }
 
-/** Decodes a JSON or form body (at most `limit` bytes) into a plain value for schema validation. */
-export async function decodeBody(req: Request, limit = BODY_LIMIT): Promise<DecodedBody> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+/**
+ * Decodes a JSON or form body (at most `limit` bytes) into a plain value for
+ * schema validation; with `accepts`, a body of another media type (or none
+ * declared) is refused with 415 before it is read.
+ */
+export async function decodeBody(
+  req: Request,
+  limit = BODY_LIMIT,
+  accepts?: readonly BodyKind[],
+): Promise<DecodedBody> {
+  const given = req.headers.get("content-type");
+  // The common case is compared as it is, without taking the header apart.
+  const type = given === "application/json"
+    ? given
+    : (given ?? "").split(";")[0].trim().toLowerCase();
+  if (accepts) checkMediaType(type, given, accepts);
   if (type === "multipart/form-data") return { value: await decodeMultipart(req, limit) };
   // A declared length under the limit is read in one native call.
   checkDeclaredLength(req, limit);
