@@ -6,45 +6,48 @@
  * makes room for a new one. Over UDP: response rate limiting.
  */
 import { ConfigError } from "../errors.ts";
-import type { Option } from "./options.ts";
-import { parseInteger } from "./values.ts";
+import { integerOption, type Option } from "./option.ts";
+import type { Config, DnsRrlSettings, DnsTcpLimits } from "./types.ts";
+
+/** What each option says in `--help` and the README, by the variable's name after `PALISADE_DNS_`. */
+const SAYS: Record<string, string> = {
+  TCP_MAX:
+    "Open DNS TCP connections at most; at the cap a new connection closes the longest-idle one",
+  TCP_PER_ADDRESS:
+    "Open DNS TCP connections of one client address at most; more are closed at once",
+  TCP_FIRST_QUERY_MS: "How long a new DNS TCP connection may take to send its first complete query",
+  TCP_IDLE_MS: "How long a DNS TCP connection may stay idle between queries",
+  RRL:
+    "Response rate limiting of UDP answers: `on`, `off`, or `auto` (on unless the DNS listener is bound to a loopback address)",
+  RRL_RATE: "UDP answers per second to one source prefix before rate limiting",
+  RRL_SLIP:
+    "Every Nth rate-limited answer goes out truncated (the client retries over TCP); 0 drops them all",
+  RRL_IPV4_PREFIX: "IPv4 source prefix length that shares one rate limit",
+  RRL_IPV6_PREFIX: "IPv6 source prefix length that shares one rate limit",
+};
+
+type RrlNumber = Exclude<keyof DnsRrlSettings, "mode">;
+
+function tcp(name: string, key: keyof DnsTcpLimits, byDefault: number, max: number, min = 1) {
+  const set = (c: Config, n: number) => (c.dns.tcp[key] = n);
+  return integerOption(`PALISADE_DNS_${name}`, byDefault, [min, max], SAYS[name], set);
+}
+
+function rrl(name: string, key: RrlNumber, byDefault: number, min: number, max: number) {
+  const set = (c: Config, n: number) => (c.dns.rrl[key] = n);
+  return integerOption(`PALISADE_DNS_${name}`, byDefault, [min, max], SAYS[name], set);
+}
 
 export const DNS_LIMIT_OPTIONS: Option[] = [
-  {
-    env: "PALISADE_DNS_TCP_MAX",
-    flag: "--dns-tcp-max",
-    default: "128",
-    description:
-      "Open DNS TCP connections at most; at the cap a new connection closes the longest-idle one",
-    apply: (c, v, n) => (c.dns.tcp.maxConnections = parseInteger(v, n, 1, 65_535)),
-  },
-  {
-    env: "PALISADE_DNS_TCP_PER_ADDRESS",
-    flag: "--dns-tcp-per-address",
-    default: "8",
-    description: "Open DNS TCP connections of one client address at most; more are closed at once",
-    apply: (c, v, n) => (c.dns.tcp.perAddress = parseInteger(v, n, 1, 65_535)),
-  },
-  {
-    env: "PALISADE_DNS_TCP_FIRST_QUERY_MS",
-    flag: "--dns-tcp-first-query-ms",
-    default: "2000",
-    description: "How long a new DNS TCP connection may take to send its first complete query",
-    apply: (c, v, n) => (c.dns.tcp.firstQueryMs = parseInteger(v, n, 100, 120_000)),
-  },
-  {
-    env: "PALISADE_DNS_TCP_IDLE_MS",
-    flag: "--dns-tcp-idle-ms",
-    default: "10000",
-    description: "How long a DNS TCP connection may stay idle between queries",
-    apply: (c, v, n) => (c.dns.tcp.idleMs = parseInteger(v, n, 100, 600_000)),
-  },
+  tcp("TCP_MAX", "maxConnections", 128, 65_535),
+  tcp("TCP_PER_ADDRESS", "perAddress", 8, 65_535),
+  tcp("TCP_FIRST_QUERY_MS", "firstQueryMs", 2000, 120_000, 100),
+  tcp("TCP_IDLE_MS", "idleMs", 10_000, 600_000, 100),
   {
     env: "PALISADE_DNS_RRL",
     flag: "--dns-rrl",
     default: "auto",
-    description:
-      "Response rate limiting of UDP answers: `on`, `off`, or `auto` (on unless the DNS listener is bound to a loopback address)",
+    description: SAYS.RRL,
     apply: (c, v, n) => {
       if (v !== "auto" && v !== "on" && v !== "off") {
         throw new ConfigError(n, `expected auto, on or off, got "${v}"`);
@@ -52,33 +55,8 @@ export const DNS_LIMIT_OPTIONS: Option[] = [
       c.dns.rrl.mode = v;
     },
   },
-  {
-    env: "PALISADE_DNS_RRL_RATE",
-    flag: "--dns-rrl-rate",
-    default: "200",
-    description: "UDP answers per second to one source prefix before rate limiting",
-    apply: (c, v, n) => (c.dns.rrl.rate = parseInteger(v, n, 1, 1_000_000)),
-  },
-  {
-    env: "PALISADE_DNS_RRL_SLIP",
-    flag: "--dns-rrl-slip",
-    default: "2",
-    description:
-      "Every Nth rate-limited answer goes out truncated (the client retries over TCP); 0 drops them all",
-    apply: (c, v, n) => (c.dns.rrl.slip = parseInteger(v, n, 0, 100)),
-  },
-  {
-    env: "PALISADE_DNS_RRL_IPV4_PREFIX",
-    flag: "--dns-rrl-ipv4-prefix",
-    default: "24",
-    description: "IPv4 source prefix length that shares one rate limit",
-    apply: (c, v, n) => (c.dns.rrl.ipv4Prefix = parseInteger(v, n, 8, 32)),
-  },
-  {
-    env: "PALISADE_DNS_RRL_IPV6_PREFIX",
-    flag: "--dns-rrl-ipv6-prefix",
-    default: "56",
-    description: "IPv6 source prefix length that shares one rate limit",
-    apply: (c, v, n) => (c.dns.rrl.ipv6Prefix = parseInteger(v, n, 16, 128)),
-  },
+  rrl("RRL_RATE", "rate", 200, 1, 1_000_000),
+  rrl("RRL_SLIP", "slip", 2, 0, 100),
+  rrl("RRL_IPV4_PREFIX", "ipv4Prefix", 24, 8, 32),
+  rrl("RRL_IPV6_PREFIX", "ipv6Prefix", 56, 16, 128),
 ];

@@ -4,7 +4,7 @@
  * client addresses"). Part of `OPTIONS`, in `--help` order.
  */
 import { TRUSTED_PROXIES_VARIABLE, trustedProxyMatcher } from "../net/client_address.ts";
-import type { Option } from "./options.ts";
+import type { Option } from "./option.ts";
 import type { LoginThrottle } from "./types.ts";
 import { parseInteger, parseList } from "./values.ts";
 

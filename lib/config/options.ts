@@ -9,17 +9,10 @@ import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
 import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import { LOGIN_OPTIONS } from "./login_options.ts";
-import type { Config } from "./types.ts";
+import type { Option } from "./option.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
-/** One option: its variable, flag, default and how its value lands in the configuration. */
-export interface Option {
-  env: string;
-  flag: string;
-  default: string | null;
-  description: string;
-  apply(cfg: Config, value: string, name: string): void;
-}
+export type { Option } from "./option.ts";
 
 /** Every option, in `--help` order. */
 export const OPTIONS: Option[] = [

@@ -1,9 +1,10 @@
 /**
- * The meta of a collection route, the specs' most common shape: GET lists
- * the collection as `{<key>: [item, …]}`, POST creates one member and
- * answers 201 with it.
+ * The meta of the specs' two most common route shapes: a collection (GET
+ * lists it as `{<key>: [item, …]}`, POST creates one member and answers 201
+ * with it) and a member (GET, PUT, DELETE).
  */
 import { z } from "zod";
+import { OkSchema } from "../../lib/auth/schema.ts";
 import type { Access, ErrorClass } from "./define.ts";
 import { Status } from "./status.ts";
 
@@ -35,5 +36,44 @@ export function collection<
       response: z.object({ [spec.key]: z.array(spec.item) }),
     },
     POST: { ...spec.create, status: Status.Created },
+  };
+}
+
+/** One method of a member route, described. */
+interface MemberMethod<A extends Access> {
+  summary: string;
+  access: A;
+  errors?: readonly ErrorClass[];
+}
+
+export interface MemberSpec<
+  RA extends Access,
+  UA extends Access,
+  DA extends Access,
+  B extends z.ZodType,
+> {
+  /** The member as GET and PUT answer it (GET may answer more: `read.response`). */
+  member: z.ZodType;
+  read: MemberMethod<RA> & { response?: z.ZodType };
+  update: MemberMethod<UA> & { body: B };
+  /** DELETE answers `{success, message}`. */
+  remove: MemberMethod<DA>;
+}
+
+/**
+ * The meta of a member route, the specs' other common shape: GET reads the
+ * member, PUT changes it and answers it, DELETE removes it.
+ */
+export function member<
+  const RA extends Access,
+  const UA extends Access,
+  const DA extends Access,
+  B extends z.ZodType,
+>(spec: MemberSpec<RA, UA, DA, B>) {
+  const { response, ...read } = spec.read;
+  return {
+    GET: { ...read, response: response ?? spec.member },
+    PUT: { ...spec.update, response: spec.member },
+    DELETE: { ...spec.remove, response: OkSchema },
   };
 }

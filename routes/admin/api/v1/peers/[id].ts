@@ -1,31 +1,30 @@
 import { HostError } from "@/lib/errors.ts";
-import { OkSchema } from "@/lib/auth/schema.ts";
 import { peerUpdateSchema } from "@/lib/tunnel/schemas.ts";
 import { PeerSchema, PeerWithTelemetrySchema } from "@/lib/tunnel/response_schemas.ts";
+import { member } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = define.meta({
-  GET: {
+export const meta = define.meta(member({
+  member: PeerSchema,
+  read: {
     summary: "One peer with live telemetry",
     access: "viewer",
     errors: [HostError],
     response: PeerWithTelemetrySchema,
   },
-  PUT: {
+  update: {
     summary:
       "Update peer parameters; keys are kept (revoked peers: 409). Only address and preshared key changes reach the host",
     access: "operator",
     errors: [HostError],
     body: peerUpdateSchema,
-    response: PeerSchema,
   },
-  DELETE: {
+  remove: {
     summary: "Delete the peer and remove it from the host",
     access: "operator",
     errors: [HostError],
-    response: OkSchema,
   },
-});
+}));
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.tunnels.peers.get(ctx.params.id),
