@@ -15,6 +15,11 @@ export interface NameRules {
    * an RFC 2317 classless reverse zone hosted elsewhere ("1.0/25.2.0.192.in-addr.arpa").
    */
   slash?: boolean;
+  /**
+   * RFC 1035 §5.1 escapes (`x\.y`, `\DDD`): a label may then hold any byte.
+   * Owners and names inside values take them; zone names and nameservers do not.
+   */
+  escapes?: boolean;
 }
 
 // Letters, digits, hyphen, and underscore for service labels (_sip._tcp, _dmarc). No "/":
@@ -27,6 +32,7 @@ const TOP_LABEL = /^[a-z][a-z0-9-]*$/;
 
 /** Lowercase, trailing-dot-free form of `input`; throws ValidationError on a malformed name. */
 export function normalizeName(input: string, field = "name", rules: NameRules = {}): string {
+  if (rules.escapes && input.includes("\\")) return escapedName(input.trim(), field, rules);
   let name = input.trim();
   if (name.endsWith(".")) name = name.slice(0, -1);
   // Internationalized names are stored in their ASCII (punycode) form.
@@ -85,10 +91,20 @@ function toAscii(name: string, field: string): string {
   return ascii;
 }
 
-/** True when a stored `name` encodes on the wire: labels of 1–63 ASCII bytes, 253 characters in all. */
+/**
+ * True when a stored `name` encodes on the wire: labels of 1–63 bytes (`\DDD`
+ * counting as one), 255 bytes in all, printable ASCII text.
+ */
 export function encodable(name: string): boolean {
-  if (name.length > 253 || /[^\x21-\x7e]/.test(name)) return false;
-  return name === "" || name.split(".").every((l) => l.length >= 1 && l.length <= 63);
+  if (/[^\x21-\x7e]/.test(name)) return false;
+  if (name === "") return true;
+  let wire = 1;
+  for (const label of name.split(".")) {
+    const len = label.replace(/\\[0-9]{3}/g, "x").length;
+    if (len < 1 || len > 63 || label.replace(/\\[0-9]{3}/g, "").includes("\\")) return false;
+    wire += len + 1;
+  }
+  return wire <= 255;
 }
 
 /** A zone name: a normalized name without wildcard. */
@@ -110,7 +126,7 @@ export function ownerInZone(input: string, zone: string, field = "domain"): stri
   const trimmed = input.trim();
   const name = trimmed === "@" || trimmed === ""
     ? zone
-    : normalizeName(trimmed, field, { wildcard: true });
+    : normalizeName(trimmed, field, { wildcard: true, escapes: true });
   if (!inZone(name, zone)) {
     throw new UnprocessableError(`Name "${input}" is outside zone "${zone}"`, field);
   }
@@ -126,4 +142,109 @@ export function parentName(name: string): string {
 /** `name` with a trailing dot, the presentation form of an absolute name. */
 export function fqdn(name: string): string {
   return name === "" ? "." : `${name}.`;
+}
+
+/** True when presentation `text` ends with a dot that is not escaped (`a.` but not `a\.`): it is absolute. */
+export function isAbsoluteText(text: string): boolean {
+  return /(^|[^\\])(\\\\)*\.$/.test(text);
+}
+
+/** Bytes written as themselves in a stored name; every other byte is `\DDD`. */
+const PLAIN = new Uint8Array(256);
+for (const c of "abcdefghijklmnopqrstuvwxyz0123456789-_") PLAIN[c.charCodeAt(0)] = 1;
+
+/**
+ * The stored text of one label: lowercase, `a-z 0-9 - _` as themselves, `*`
+ * when it is the whole label, `/` when `slash`, any other byte as `\DDD`
+ * (query.ts writes a query's name the same way, so lookups compare strings).
+ */
+export function labelText(bytes: Uint8Array | number[], slash = false): string {
+  if (bytes.length === 1 && bytes[0] === 0x2a) return "*";
+  let s = "";
+  for (let b of bytes) {
+    if (b >= 0x41 && b <= 0x5a) b += 32;
+    if (PLAIN[b] || (slash && b === 0x2f)) s += String.fromCharCode(b);
+    else s += "\\" + String(b).padStart(3, "0");
+  }
+  return s;
+}
+
+/**
+ * The labels of presentation `text` as bytes, RFC 1035 §5.1 escapes resolved
+ * (`\.` a dot inside a label, `\DDD` a byte); a final unescaped dot is
+ * allowed. Throws ValidationError naming `field`.
+ */
+export function labelBytes(text: string, field = "name"): number[][] {
+  const bad = (why: string): never => {
+    throw new ValidationError(`Name "${text}" ${why}`, field);
+  };
+  const labels: number[][] = [];
+  let cur: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      if (cur.length === 0) bad("has an empty label");
+      labels.push(cur);
+      cur = [];
+    } else if (c !== 0x5c) {
+      if (c < 0x21 || c > 0x7e) bad("with escapes must otherwise be printable ASCII");
+      cur.push(c);
+    } else if (/^[0-9]{3}$/.test(text.slice(i + 1, i + 4))) {
+      const n = Number(text.slice(i + 1, i + 4));
+      if (n > 255) bad(`has the escape "\\${text.slice(i + 1, i + 4)}", which is out of range`);
+      cur.push(n);
+      i += 3;
+    } else {
+      const x = text.charCodeAt(++i);
+      // "\1" without three digits is neither a byte nor a character (RFC 1035 §5.1).
+      if (!(x >= 0x20 && x <= 0x7e) || (x >= 0x30 && x <= 0x39)) bad("has an invalid escape");
+      cur.push(x);
+    }
+  }
+  if (cur.length) labels.push(cur);
+  return labels;
+}
+
+/** A name with escapes: its labels checked as bytes, then written the stored way (see labelText). */
+function escapedName(input: string, field: string, rules: NameRules): string {
+  const labels = labelBytes(input, field);
+  if (labels.length === 0) throw new ValidationError(`Name "${input}" is empty`, field);
+  let wire = 1;
+  for (const l of labels) {
+    if (l.length > 63) {
+      throw new ValidationError(`Name "${input}" has a label longer than 63 bytes`, field);
+    }
+    wire += l.length + 1;
+  }
+  if (wire > 255) throw new ValidationError(`Name "${input}" is longer than 255 bytes`, field);
+  const last = labels.length - 1;
+  const texts = labels.map((l, i) => labelText(l, rules.slash && i < last));
+  const name = texts.join(".");
+  // Escapes of plain characters only: the name is an ordinary one, under the ordinary rules.
+  if (!name.includes("\\")) return normalizeName(name, field, { ...rules, escapes: false });
+  texts.forEach((t, i) => {
+    const bad = (t === "*" && (i > 0 || !rules.wildcard)) ||
+      (t.startsWith("xn--") && !isALabel(t));
+    if (bad) throw new ValidationError(`Name "${input}" has an invalid label "${t}"`, field);
+  });
+  if (!TOP_LABEL.test(texts[last])) {
+    throw new ValidationError(
+      `Name "${input}" must end in a label that starts with a letter (a top-level domain)`,
+      field,
+    );
+  }
+  return name;
+}
+
+/** The wire form of a stored or presentation name (trailing dot optional; "" or "." the root). */
+export function nameWire(name: string): Uint8Array {
+  const labels = name === "." ? [] : labelBytes(name);
+  const out = new Uint8Array(labels.reduce((n, l) => n + l.length + 1, 1));
+  let o = 0;
+  for (const l of labels) {
+    out[o++] = l.length;
+    out.set(l, o);
+    o += l.length;
+  }
+  return out;
 }

@@ -21,7 +21,11 @@ export interface Query {
   nameEnd: number;
   /** Offset just past the question section. */
   questionEnd: number;
-  /** The name lowercased, bytes outside [a-z0-9-_/*] as \DDD; no trailing dot; "" for the root. */
+  /**
+   * The name lowercased, bytes outside [a-z0-9-_] as \DDD but a whole "*" label
+   * kept; no trailing dot; "" for the root. Stored names take the same form
+   * (names.ts, labelText), so a lookup compares strings.
+   */
   name: string;
   qtype: number;
   qclass: number;
@@ -35,7 +39,7 @@ export interface Query {
 }
 
 const SAFE = new Uint8Array(256);
-for (const c of "abcdefghijklmnopqrstuvwxyz0123456789-_/*") SAFE[c.charCodeAt(0)] = 1;
+for (const c of "abcdefghijklmnopqrstuvwxyz0123456789-_") SAFE[c.charCodeAt(0)] = 1;
 
 /**
  * Parses header, question and (for a plain message) OPT. Returns null when the
@@ -61,6 +65,11 @@ export function readQuery(buf: Uint8Array): Query | null {
     total += len + 1;
     if (total > 254) return null;
     if (name.length) name += ".";
+    if (len === 1 && buf[o] === 0x2a) {
+      name += "*";
+      o += 1;
+      continue;
+    }
     for (let i = 0; i < len; i++) {
       let b = buf[o + i];
       if (b >= 65 && b <= 90) b += 32;

@@ -19,14 +19,16 @@ import { type Query, readQuery } from "./query.ts";
 
 const runs = propertySeed("query_property_test");
 
-/** The name as readQuery documents it: lowercase, [a-z0-9-_/*] kept, other bytes \DDD, no final dot. */
+/** The name as readQuery documents it: lowercase, [a-z0-9-_] and a whole "*" label kept, other bytes \DDD, no final dot. */
 function documentedName(labels: Uint8Array[]): string {
   const keep = (b: number) =>
-    (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || "-_/*".includes(String.fromCharCode(b));
+    (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || "-_".includes(String.fromCharCode(b));
   return labels.map((l) =>
-    [...l].map((b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b)).map((b) =>
-      keep(b) ? String.fromCharCode(b) : "\\" + String(b).padStart(3, "0")
-    ).join("")
+    l.length === 1 && l[0] === 0x2a
+      ? "*"
+      : [...l].map((b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b)).map((b) =>
+        keep(b) ? String.fromCharCode(b) : "\\" + String(b).padStart(3, "0")
+      ).join("")
   ).join(".");
 }
 

@@ -13,20 +13,32 @@ import { splitValue, type Token } from "./tokens.ts";
 export const RECORD_TYPES = [
   "A",
   "AAAA",
+  "AFSDB",
   "CAA",
+  "CDNSKEY",
+  "CDS",
+  "CERT",
   "CNAME",
   "DS",
+  "HINFO",
+  "HTTPS",
+  "KX",
+  "LOC",
   "MX",
   "NAPTR",
   "NS",
+  "OPENPGPKEY",
   "PTR",
+  "RP",
   "SMIMEA",
   "SOA",
   "SPF",
   "SRV",
   "SSHFP",
+  "SVCB",
   "TLSA",
   "TXT",
+  "URI",
 ] as const;
 
 const CODES: Record<string, number> = {
@@ -35,16 +47,28 @@ const CODES: Record<string, number> = {
   CNAME: 5,
   SOA: 6,
   PTR: 12,
+  HINFO: 13,
   MX: 15,
   TXT: 16,
+  RP: 17,
+  AFSDB: 18,
   AAAA: 28,
+  LOC: 29,
   SRV: 33,
   NAPTR: 35,
+  KX: 36,
+  CERT: 37,
   DS: 43,
   SSHFP: 44,
   TLSA: 52,
   SMIMEA: 53,
+  CDS: 59,
+  CDNSKEY: 60,
+  OPENPGPKEY: 61,
+  SVCB: 64,
+  HTTPS: 65,
   SPF: 99,
+  URI: 256,
   CAA: 257,
 };
 const NAMES = new Map(Object.entries(CODES).map(([k, v]) => [v, k]));
@@ -63,7 +87,7 @@ export interface Rdata {
   target?: string;
 }
 
-/** Canonical type name: upper case, `TYPEnnn` for types without a supported mnemonic. */
+/** Canonical type name: upper case, the mnemonic for a supported code, `TYPEnnn` for others. */
 export function normalizeType(input: string, field = "type"): string {
   const t = input.trim().toUpperCase();
   if (t in CODES) return t;
@@ -73,11 +97,8 @@ export function normalizeType(input: string, field = "type"): string {
     if (code > 65535 || FORBIDDEN_CODES.has(code) || (code >= 128 && code <= 255)) {
       throw new ValidationError(`Record type "${input}" is not supported`, field);
     }
-    const known = NAMES.get(code);
-    if (known) {
-      throw new ValidationError(`Record type "${input}" must be written as "${known}"`, field);
-    }
-    return `TYPE${code}`;
+    // RFC 3597 §5: TYPEnnn of a type with a mnemonic is that type.
+    return NAMES.get(code) ?? `TYPE${code}`;
   }
   throw new ValidationError(`Record type "${input}" is not supported`, field);
 }
@@ -114,9 +135,12 @@ export function parseRdata(
   return out;
 }
 
-/** TXT given through the API as plain text is one string, not presentation tokens. */
+/** TXT given through the API as plain text is one string, not presentation tokens (unless RFC 3597 data). */
 function valueTokens(type: string, value: string, field: string): Token[] {
-  if ((type === "TXT" || type === "SPF") && !value.trimStart().startsWith('"')) {
+  const text = value.trimStart();
+  // RFC 3597 data (`\# 4 03616263`) is the one form of plain text that is not the text itself.
+  const generic = /^\\#\s+[0-9]/.test(text);
+  if ((type === "TXT" || type === "SPF") && !text.startsWith('"') && !generic) {
     return [{ text: value.replace(/\\/g, "\\\\"), quoted: true }];
   }
   return splitValue(value, field);

@@ -1,11 +1,18 @@
 /**
- * Records that carry a digest or certificate data in hex: DS, SSHFP, TLSA
- * and SMIMEA. Where the registry fixes a digest's length, any other length
+ * Records that carry a digest or certificate data in hex: DS and CDS, SSHFP,
+ * TLSA and SMIMEA. Where the registry fixes a digest's length, any other length
  * is refused here: BIND's dig answers FORMERR for a whole message that holds
  * an SSHFP or DS whose digest is the wrong size.
  */
 import type { Rdata } from "./rdata.ts";
-import { concat, hexBytes, MAX_RDATA, type Parser } from "./rdata_parser.ts";
+import {
+  concat,
+  hexBytes,
+  hexOf,
+  MAX_RDATA,
+  type Parser,
+  type WireReader,
+} from "./rdata_parser.ts";
 
 /** Digest lengths in bytes, by DS digest type (RFC 4034, 4509, 5933, 6605). */
 const DS_DIGESTS: Record<number, [string, number]> = {
@@ -53,9 +60,30 @@ function notReserved(p: Parser, what: string, value: number): number {
 }
 
 export function parseDs(p: Parser): Rdata {
+  return ds(p, false);
+}
+
+/**
+ * CDS (RFC 7344 §3.1) is DS's format; RFC 8078 §4 adds `0 0 0 00`, asking
+ * the parent to delete the DS RRset, the one place algorithm and digest
+ * type 0 may appear.
+ */
+export function parseCds(p: Parser): Rdata {
+  return ds(p, true);
+}
+
+function ds(p: Parser, cds: boolean): Rdata {
   const keyTag = p.int("key tag", 65535);
-  const algorithm = notReserved(p, "algorithm", p.int("algorithm", 255));
-  const digestType = notReserved(p, "digest type", p.int("digest type", 255));
+  const rawAlgorithm = p.int("algorithm", 255);
+  const rawDigestType = p.int("digest type", 255);
+  if (cds && rawAlgorithm === 0 && rawDigestType === 0) {
+    if (keyTag !== 0 || p.hex("digest", MAX_RDATA) !== "00") {
+      p.fail('algorithm 0 and digest type 0 are only the RFC 8078 delete form "0 0 0 00"');
+    }
+    return { value: "0 0 0 00", wire: new Uint8Array([0, 0, 0, 0, 0]) };
+  }
+  const algorithm = notReserved(p, "algorithm", rawAlgorithm);
+  const digestType = notReserved(p, "digest type", rawDigestType);
   const hex = digest(p, "digest", 4, DS_DIGESTS, digestType, "digest type");
   const head = new Uint8Array([keyTag >> 8, keyTag & 255, algorithm, digestType]);
   return {
@@ -91,4 +119,17 @@ export function parseTlsa(p: Parser): Rdata {
     value: `${usage} ${selector} ${matchingType} ${cert}`,
     wire: concat([new Uint8Array([usage, selector, matchingType]), hexBytes(cert)]),
   };
+}
+
+/** Presentation of DS/CDS RDATA read from the wire. */
+export function dsText(r: WireReader): string {
+  return `${r.u16("key tag")} ${r.u8("algorithm")} ${r.u8("digest type")} ${hexOf(r.rest())}`;
+}
+
+export function sshfpText(r: WireReader): string {
+  return `${r.u8("algorithm")} ${r.u8("fingerprint type")} ${hexOf(r.rest())}`;
+}
+
+export function tlsaText(r: WireReader): string {
+  return `${r.u8("usage")} ${r.u8("selector")} ${r.u8("matching type")} ${hexOf(r.rest())}`;
 }

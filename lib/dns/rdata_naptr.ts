@@ -6,7 +6,7 @@
  */
 import { fqdn } from "./names.ts";
 import type { Rdata } from "./rdata.ts";
-import { concat, type Parser, wireOf } from "./rdata_parser.ts";
+import { concat, type Parser, wireOf, type WireReader } from "./rdata_parser.ts";
 import { quoteBytes } from "./tokens.ts";
 
 const BACKSLASH = 0x5c;
@@ -35,6 +35,13 @@ export function parseNaptr(p: Parser): Rdata {
     value: `${order} ${preference} ${strs.map(quoteBytes).join(" ")} ${fqdn(target)}`,
     wire: concat(parts),
   };
+}
+
+/** Presentation of NAPTR RDATA read from the wire. */
+export function naptrText(r: WireReader): string {
+  const head = `${r.u16("order")} ${r.u16("preference")}`;
+  const strs = ["flags", "services", "regexp"].map((s) => quoteBytes(r.charString(s)));
+  return `${head} ${strs.join(" ")} ${r.name("replacement")}`;
 }
 
 function isAlnum(b: number): boolean {

@@ -48,14 +48,15 @@ Deno.test("parseRdata() splits TXT longer than 255 bytes into chunks", () => {
   assertEquals(canon("TXT", "caf\u00e9"), '"caf\\195\\169"');
 });
 
-Deno.test("normalizeType() accepts RFC 3597 names only for unsupported codes", () => {
+Deno.test("normalizeType() reads RFC 3597 names of supported codes as their mnemonic", () => {
   assertEquals(normalizeType("mx"), "MX");
-  assertEquals(normalizeType("type65"), "TYPE65");
-  assertThrows(() => normalizeType("TYPE1"), ValidationError, "must be written as");
+  assertEquals(normalizeType("type65"), "HTTPS");
+  assertEquals(normalizeType("TYPE1"), "A");
+  assertEquals(normalizeType("type65280"), "TYPE65280");
   assertThrows(() => normalizeType("ANY"), ValidationError);
   assertThrows(() => normalizeType("DNAME"), ValidationError);
-  assertEquals(canon("TYPE65", "\\# 3 abcdef"), "\\# 3 ABCDEF");
-  assertThrows(() => canon("TYPE65", "\\# 4 abcdef"), ValidationError, "does not match");
+  assertEquals(canon("TYPE65280", "\\# 3 abcdef"), "\\# 3 ABCDEF");
+  assertThrows(() => canon("TYPE65280", "\\# 4 abcdef"), ValidationError, "does not match");
 });
 
 Deno.test('parseRdata() reads "\\X" of a non-ASCII character X as that character\'s UTF-8 bytes', () => {

@@ -14,8 +14,11 @@ const NAME = "([A-Za-z0-9_-]{1,63}\\.)*[A-Za-z][A-Za-z0-9-]{0,62}\\.?";
 /** A zone name: no wildcard, trailing dot optional. */
 export const ZONE_NAME_PATTERN = `^${NAME}$`;
 
+/** A label of an owner, which may carry RFC 1035 escapes (`x\.y`, `\DDD`): any byte. */
+const ESCAPED_LABEL = "([A-Za-z0-9_-]|\\\\[0-9]{3}|\\\\[^0-9])+";
+
 /** A record owner: "@" for the apex, or a name with an optional wildcard label. */
-export const DOMAIN_PATTERN = `^(@|(\\*\\.)?${NAME})$`;
+export const DOMAIN_PATTERN = `^(@|(\\*\\.)?(${ESCAPED_LABEL}\\.)*[A-Za-z][A-Za-z0-9-]{0,62}\\.?)$`;
 
 /** Timer examples that agree pairwise (retry <= refresh, expire >= refresh + retry). */
 export const TIMER_EXAMPLES: Record<keyof SoaTimers, number[]> = {
@@ -45,6 +48,18 @@ const VALUE_EXAMPLES: Record<Exclude<typeof RECORD_TYPES[number], "SOA">, string
   SSHFP: [`1 2 ${HEX32}`],
   TLSA: [`3 1 1 ${HEX32}`],
   TXT: ["hello world", '"v=spf1 -all"'],
+  AFSDB: ["1 afsdb.example.net."],
+  CDNSKEY: ["0 3 0 AA==", "257 3 15 l02Woi0iS8Aa25FQkUd9RMzZHJpBoRQwAQEX1SxZJA4="],
+  CDS: ["0 0 0 00", `12345 13 2 ${HEX32}`],
+  CERT: ["3 0 0 mQINBGF0ZXN0"],
+  HINFO: ['"PC" "Linux"'],
+  HTTPS: ['1 . alpn="h2,h3" ipv4hint=192.0.2.10', "0 svc.example.net."],
+  KX: ["10 kx.example.net."],
+  LOC: ["52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m"],
+  OPENPGPKEY: ["mQINBGF0ZXN0"],
+  RP: ["hostmaster.example.com. info.example.com."],
+  SVCB: ['1 svc.example.net. alpn="h2" port=8443'],
+  URI: ['10 1 "https://www.example.com/"'],
 };
 
 /**

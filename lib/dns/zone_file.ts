@@ -5,7 +5,7 @@
  * $INCLUDE and BIND's $GENERATE are refused rather than half-done.
  */
 import { ValidationError } from "../errors.ts";
-import { fqdn, inZone, normalizeName } from "./names.ts";
+import { fqdn, inZone, isAbsoluteText, normalizeName } from "./names.ts";
 import { normalizeType } from "./rdata.ts";
 import { checkRecord } from "./record_check.ts";
 import { isTtl, type ParsedSoa, parseSoa, parseTtl } from "./soa.ts";
@@ -157,11 +157,8 @@ function readTtlAndClass(
 
 function absolute(text: string, origin: string, field: string, wildcard = false): string {
   if (text === "@") return origin;
-  if (text.includes("\\")) {
-    throw new ValidationError(`Name "${text}" contains an escape, which is not supported`, field);
-  }
-  const abs = text.endsWith(".") ? text : `${text}.${origin}`;
-  return normalizeName(abs, field, { wildcard });
+  const abs = isAbsoluteText(text) ? text : `${text}.${origin}`;
+  return normalizeName(abs, field, { wildcard, escapes: true });
 }
 
 /** What a zone file is written from. */

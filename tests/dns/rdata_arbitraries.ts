@@ -319,6 +319,7 @@ const naptrCase = originArb.chain((o) =>
 /** Codes with a type of their own here, refused, or read by a dns-packet codec of their own. */
 const NOT_GENERIC = new Set([
   ...[0, 1, 2, 5, 6, 12, 15, 16, 28, 33, 35, 43, 44, 52, 53, 99, 257],
+  ...[13, 17, 18, 29, 36, 37, 59, 60, 61, 64, 65, 256],
   ...[39, 41, 46, 47, 48, 50, 51],
   ...[10, 13, 17],
 ]);
