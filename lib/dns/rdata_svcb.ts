@@ -17,6 +17,9 @@ const KEYS = ["mandatory", "alpn", "no-default-alpn", "port", "ipv4hint", "ech",
 const MANDATORY = 0;
 const ALPN = 1;
 const NO_DEFAULT_ALPN = 2;
+/** Keys of later RFCs, written as keyNNNNN (as BIND prints them) but checked: 9461, 9540. */
+const DOHPATH = 7;
+const OHTTP = 8;
 /** Key 65535 is reserved as "Invalid key" (RFC 9460 §14.3.2). */
 const MAX_KEY = 65534;
 
@@ -28,11 +31,34 @@ function keyName(key: number): string {
 function keyNumber(p: Parser, text: string): number {
   const known = KEYS.indexOf(text.toLowerCase());
   if (known >= 0) return known;
+  if (text.toLowerCase() === "dohpath") return DOHPATH;
   const m = /^key(0|[1-9][0-9]{0,4})$/i.exec(text);
   if (!m || Number(m[1]) > MAX_KEY) {
     p.fail(`"${text}" is not a SvcParamKey (a name or key0 to key${MAX_KEY})`);
   }
   return Number(m[1]);
+}
+
+/**
+ * dohpath (RFC 9461 §5): a relative URI Template (RFC 6570), UTF-8, starting
+ * with "/", with an expression holding the variable "dns". BIND refuses a
+ * message that carries anything else.
+ */
+function dohpath(p: Parser, v: Uint8Array): Uint8Array {
+  let text = "";
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(v);
+  } catch {
+    p.fail("key7 (dohpath) is not UTF-8");
+  }
+  const vars = [...text.matchAll(/\{[+#./;?&]?([^{}]*)\}/g)]
+    .flatMap((m) => m[1].split(",").map((x) => x.replace(/(\*|:[0-9]+)$/, "")));
+  if (!text.startsWith("/") || !vars.includes("dns")) {
+    p.fail(
+      `key7 (dohpath) "${text}" is not a URI Template starting with "/" with a "dns" variable`,
+    );
+  }
+  return v;
 }
 
 /** A value-list (RFC 9460 Appendix A.1): items split on commas, `\,` and `\\` inside an item. */
@@ -56,6 +82,8 @@ function encodeValue(p: Parser, key: number, v: Uint8Array | null): Uint8Array {
     if (v !== null) p.fail("no-default-alpn takes no value");
     return new Uint8Array(0);
   }
+  if (key === DOHPATH) return dohpath(p, v ?? new Uint8Array(0));
+  if (key === OHTTP && v?.length) p.fail("key8 (ohttp, RFC 9540 §4) takes no value");
   if (key > 6) return v ?? new Uint8Array(0);
   if (v === null || v.length === 0) p.fail(`${name} needs a value`);
   if (key === 5) return base64Bytes(latin1(v)) ?? p.fail(`ech "${latin1(v)}" is not base64`);
