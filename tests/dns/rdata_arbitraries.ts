@@ -15,8 +15,20 @@ import {
   ORIGIN,
   originArb,
   quoted,
+  rfc5952,
   written,
 } from "./rdata_fields.ts";
+import {
+  cdnskeyCase,
+  cdsCase,
+  certCase,
+  hinfoCase,
+  numberNameCase,
+  openpgpCase,
+  rpCase,
+  uriCase,
+} from "./rdata_arbitraries_more.ts";
+import { locCase, svcbCase } from "./rdata_arbitraries_svcb.ts";
 
 /** One generated value of one type. */
 export interface RdataCase {
@@ -42,19 +54,7 @@ const aCase = fc.array(int(0, 255), { minLength: 4, maxLength: 4 }).map((q) => (
   decoded: q.map((x) => x.n).join("."),
 }));
 
-/** RFC 5952 text of eight groups: the longest run of two or more zero groups (first on a tie) as "::". */
-export function rfc5952(g: number[]): string {
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; i++) {
-    let j = i;
-    while (j < 8 && g[j] === 0) j++;
-    if (j - i > bestLen) [best, bestLen] = [i, j - i];
-  }
-  const hex = (xs: number[]) => xs.map((x) => x.toString(16)).join(":");
-  if (best < 0) return hex(g);
-  return `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
-}
+export { rfc5952 };
 
 const aaaaCase = fc.tuple(
   fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 65535 })), {
@@ -355,4 +355,14 @@ export const rdataCase: fc.Arbitrary<RdataCase> = fc.oneof(
   noOrigin(tlsaCase),
   naptrCase,
   noOrigin(unknownCase),
+  noOrigin(hinfoCase),
+  rpCase,
+  numberNameCase,
+  noOrigin(uriCase),
+  noOrigin(certCase),
+  noOrigin(openpgpCase),
+  noOrigin(cdsCase),
+  noOrigin(cdnskeyCase),
+  noOrigin(locCase),
+  svcbCase,
 );

@@ -109,3 +109,17 @@ export function hexField(len: { min: number; max: number }) {
 }
 
 export const originArb = fc.constantFrom<string | null>(null, ORIGIN);
+
+/** RFC 5952 text of eight groups: the longest run of two or more zero groups (first on a tie) as "::". */
+export function rfc5952(g: number[]): string {
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; i++) {
+    let j = i;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+  }
+  const hex = (xs: number[]) => xs.map((x) => x.toString(16)).join(":");
+  if (best < 0) return hex(g);
+  return `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
+}
