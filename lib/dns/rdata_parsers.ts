@@ -39,7 +39,7 @@ function parseAaaa(p: Parser): Rdata {
   return { value, wire: wireOf("AAAA", value) };
 }
 
-/** CNAME, NS, PTR: one target name. */
+/** CNAME, DNAME, NS, PTR: one target name. */
 function parseTarget(p: Parser): Rdata {
   const target = p.name("target");
   return { value: fqdn(target), wire: wireOf(p.type, fqdn(target)), target };
@@ -126,6 +126,7 @@ const PARSERS = new Map<string, RdataParser>([
   ["A", parseA],
   ["AAAA", parseAaaa],
   ["CNAME", parseTarget],
+  ["DNAME", parseTarget],
   ["NS", parseTarget],
   ["PTR", parseTarget],
   ["MX", parseMx],

@@ -74,6 +74,7 @@ Deno.test("the DNS API document lists record types, the e-mail format, bounds an
     "AAAA",
     "CAA",
     "CNAME",
+    "DNAME",
     "DS",
     "MX",
     "NAPTR",
