@@ -11,6 +11,7 @@ import {
   closestEncloser,
   findCut,
   type Node,
+  type RRset,
   T_A,
   T_AAAA,
   T_MX,
@@ -66,23 +67,32 @@ export function addAddresses(
   res: Resolution,
   optional: (target: string) => boolean,
 ): void {
-  const targets: string[] = [];
+  // Sets, not scans: an MX or NS RRset may hold thousands of targets.
+  const targets = new Set<string>();
   for (const set of sets) {
     for (const target of set.targets) {
-      if (!target || !inZone(target, zone.name) || targets.includes(target)) continue;
+      if (!target || targets.has(target) || !inZone(target, zone.name)) continue;
       if (set.type !== T_NS && findCut(zone, target, T_A)) continue;
-      targets.push(target);
+      targets.add(target);
     }
   }
+  const given = new Set<RRset>();
+  for (const a of [...res.answer, ...res.additional]) given.add(a.set);
   for (const type of ADDRESS_TYPES) {
     for (const target of targets) {
       const s = addressNode(zone, target)?.get(type);
-      if (!s || res.answer.some((a) => a.set === s && a.owner === target)) continue;
-      if (res.additional.some((a) => a.set === s && a.owner === target)) continue;
+      // An RRset is one owner's, but a wildcard's stands in for many names: compare the owner too.
+      if (!s || (given.has(s) && held(res, s, target))) continue;
       const at: RRsetAt = { owner: target, set: s, optional: optional(target) };
       res.additional.push(at);
+      given.add(s);
     }
   }
+}
+
+function held(res: Resolution, s: RRset, owner: string): boolean {
+  const same = (a: RRsetAt) => a.set === s && a.owner === owner;
+  return res.answer.some(same) || res.additional.some(same);
 }
 
 /** The node of `target`, or the wildcard that stands in for it, as NSD looks additional data up. */
