@@ -4,7 +4,8 @@
  * BIND's (so truncation happens at the same sizes) and points every copy of
  * the query name back at the question, which carries the query's case into
  * the answer the way those servers do. Names inside RDATA are compressed only
- * for the RFC 1035 types (RFC 3597 §4); SRV targets stay whole (RFC 2782).
+ * for the RFC 1035 types (RFC 3597 §4); SRV targets stay whole (RFC 2782), and
+ * so do DNAME targets (RFC 6672 §2.5).
  */
 
 const T_OPT = 41;
@@ -73,8 +74,13 @@ function suffixKey(src: Uint8Array, from: number, end: number): string {
   return s;
 }
 
-/** Compresses `msg` (names uncompressed, as dns-packet writes them). */
-export function compressMessage(msg: Uint8Array): Uint8Array {
+/**
+ * Compresses `msg` (names uncompressed, as encode.ts and dns-packet write
+ * them). When `ends` is given, the offset just past each record in the result
+ * is pushed onto it: pointers only lead backwards, so the message cut after any
+ * record is itself complete (response.ts truncates that way).
+ */
+export function compressMessage(msg: Uint8Array, ends?: number[]): Uint8Array {
   const w = new Writer(msg.length);
   w.bytes(msg, 0, 12);
   const qd = (msg[4] << 8) | msg[5];
@@ -96,6 +102,7 @@ export function compressMessage(msg: Uint8Array): Uint8Array {
       w.u16(rdlen);
       w.bytes(msg, o, o + rdlen);
       o += rdlen;
+      ends?.push(w.len);
       continue;
     }
     const lenAt = w.len;
@@ -116,6 +123,7 @@ export function compressMessage(msg: Uint8Array): Uint8Array {
     w.out[lenAt] = written >> 8;
     w.out[lenAt + 1] = written & 255;
     o += rdlen;
+    ends?.push(w.len);
   }
   return w.out.slice(0, w.len);
 }

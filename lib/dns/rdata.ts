@@ -19,6 +19,7 @@ export const RECORD_TYPES = [
   "CDS",
   "CERT",
   "CNAME",
+  "DNAME",
   "DS",
   "HINFO",
   "HTTPS",
@@ -58,6 +59,7 @@ const CODES: Record<string, number> = {
   NAPTR: 35,
   KX: 36,
   CERT: 37,
+  DNAME: 39,
   DS: 43,
   SSHFP: 44,
   TLSA: 52,
@@ -73,9 +75,8 @@ const CODES: Record<string, number> = {
 };
 const NAMES = new Map(Object.entries(CODES).map(([k, v]) => [v, k]));
 
-// Meta and DNSSEC-signature types cannot be stored as data; DNAME is left out
-// because answering it needs RFC 6672 synthesis, which the server does not do.
-const FORBIDDEN_CODES = new Set([0, 39, 41, 46, 47, 48, 50, 51, 249, 250, 251, 252, 253, 254, 255]);
+// Meta and DNSSEC-signature types cannot be stored as data.
+const FORBIDDEN_CODES = new Set([0, 41, 46, 47, 48, 50, 51, 249, 250, 251, 252, 253, 254, 255]);
 
 /** The parsed form of one record's data. */
 export interface Rdata {
@@ -83,7 +84,7 @@ export interface Rdata {
   value: string;
   /** RDATA on the wire, without the length prefix. */
   wire: Uint8Array;
-  /** The name this record points at (CNAME, NS, MX, SRV, PTR), without trailing dot; "" for the root. */
+  /** The name this record points at (CNAME, DNAME, NS, MX, SRV, PTR), without trailing dot; "" for the root. */
   target?: string;
 }
 

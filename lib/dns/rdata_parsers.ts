@@ -64,7 +64,7 @@ function parseAaaa(p: Parser): Rdata {
   return { value, wire: wireOf("AAAA", value) };
 }
 
-/** CNAME, NS, PTR: one target name. */
+/** CNAME, DNAME, NS, PTR: one target name. */
 function parseTarget(p: Parser): Rdata {
   const target = p.name("target");
   return { value: fqdn(target), wire: wireOf(p.type, fqdn(target)), target };
@@ -179,6 +179,7 @@ const CODECS = new Map<string, Codec>([
   ["A", { parse: parseA, text: aText }],
   ["AAAA", { parse: parseAaaa, text: aaaaText }],
   ["CNAME", { parse: parseTarget, text: targetText }],
+  ["DNAME", { parse: parseTarget, text: targetText }],
   ["NS", { parse: parseTarget, text: targetText }],
   ["PTR", { parse: parseTarget, text: targetText }],
   ["MX", { parse: parseMx, text: mxText }],

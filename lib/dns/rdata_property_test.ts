@@ -37,7 +37,7 @@ Deno.test("parseRdata(): the wire bytes decode with dns-packet to the value gene
     fc.property(rdataCase, (c) => {
       const r = parseRdata(c.type, c.input, c.origin);
       assertEquals(decodeRdata(c, r.wire), c.decoded);
-      if (["CNAME", "NS", "PTR"].includes(c.type)) {
+      if (["CNAME", "DNAME", "NS", "PTR"].includes(c.type)) {
         assertEquals(r.target, c.decoded === "." ? "" : c.decoded);
       }
     }),

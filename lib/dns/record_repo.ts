@@ -52,6 +52,10 @@ export interface RecordRepo {
   rrsetValues(zone: string, name: string, type: string, exceptId?: string): string[];
   /** True when `name` has NS records, i.e. is a delegation point. */
   hasNs(zone: string, name: string): boolean;
+  /** The first of `names` that owns a record of `type`, if any. */
+  ownerOfType(zone: string, type: string, names: string[]): string | undefined;
+  /** True when a record of the zone lies below `name`. */
+  hasBelow(zone: string, name: string): boolean;
   /** How many records the zone has, SOA included. */
   count(zone: string): number;
   insert(row: RecordRow): void;
@@ -154,6 +158,26 @@ export class SqliteRecordRepo implements RecordRepo {
       "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = 'NS'",
       zone,
       name,
+    ) !== undefined;
+  }
+
+  ownerOfType(zone: string, type: string, names: string[]): string | undefined {
+    if (names.length === 0) return undefined;
+    return this.store.get<{ name: string }>(
+      "SELECT name FROM dns_records WHERE zone = ? AND type = ? AND name IN (SELECT value FROM json_each(?)) ORDER BY length(name) LIMIT 1",
+      zone,
+      type,
+      JSON.stringify(names),
+    )?.name;
+  }
+
+  hasBelow(zone: string, name: string): boolean {
+    const suffix = `.${name}`;
+    return this.store.get(
+      "SELECT 1 FROM dns_records WHERE zone = ? AND substr(name, -?) = ? LIMIT 1",
+      zone,
+      suffix.length,
+      suffix,
     ) !== undefined;
   }
 

@@ -1,20 +1,22 @@
 /**
- * Authoritative lookup in one zone (RFC 1034 §4.3.2, RFC 2181, RFC 2308,
- * RFC 4592): exact match, CNAME followed inside the zone, wildcards,
- * NODATA/NXDOMAIN with the SOA, delegations with NS and glue. Pure: zone
- * data in, RRsets out; the responder turns them into bytes.
+ * Authoritative lookup (RFC 1034 §4.3.2, RFC 2181, RFC 2308, RFC 4592, RFC
+ * 6672) as NSD answers: exact match, CNAME and DNAME followed through every
+ * zone served here, wildcards, NODATA/NXDOMAIN with the SOA, delegations with
+ * NS and glue. Pure: zone data in, RRsets out; the responder turns them into
+ * bytes. Additional data and the zone's NS beside an answer are in
+ * additional.ts.
  */
-import { inZone, parentName } from "./names.ts";
+import { addAddresses, negative, positive } from "./additional.ts";
+import { nameWire, nameWireLength } from "./encode.ts";
+import { inZone } from "./names.ts";
 import {
+  closestEncloser,
+  findCut,
   type Node,
   type RRset,
-  T_A,
-  T_AAAA,
   T_CNAME,
-  T_MX,
+  T_DNAME,
   T_NS,
-  T_SOA,
-  T_SRV,
   type ZoneData,
 } from "./zone_index.ts";
 
@@ -24,12 +26,26 @@ export const RCODE_SERVFAIL = 2;
 export const RCODE_NXDOMAIN = 3;
 export const RCODE_NOTIMP = 4;
 export const RCODE_REFUSED = 5;
+export const RCODE_YXDOMAIN = 6;
 export const RCODE_NOTAUTH = 9;
 
+/** RFC 8914 Extended DNS Error codes we send. */
+export const EDE_OTHER = 0;
+export const EDE_PROHIBITED = 18;
+export const EDE_NOT_AUTHORITATIVE = 20;
+export const EDE_NOT_SUPPORTED = 21;
+
 const T_DS = 43;
+const T_DNSKEY = 48;
 const T_ANY = 255;
-/** Longest CNAME chain followed inside a zone. */
-const MAX_CHAIN = 8;
+/** Queries answered without the zone's NS: ANY (RFC 8482 keeps it small) and, as in NSD, DS and DNSKEY. */
+const NO_NS = new Set([T_ANY, T_DS, T_DNSKEY]);
+/**
+ * Most CNAME and DNAME hops followed. NSD follows a chain until it loops, so
+ * the bound only has to be out of reach of any answer that fits a message: a
+ * CNAME takes at least 16 bytes, so 4096 of them exceed 65 535.
+ */
+const MAX_CHAIN = 4096;
 
 export interface RRsetAt {
   /** Owner, lowercase without trailing dot. */
@@ -37,6 +53,14 @@ export interface RRsetAt {
   set: RRset;
   /** TTL to send when it differs from the set's (negative answers). */
   ttl?: number;
+  /** May be left out of a message too small for it without setting TC (RFC 2181 §9). */
+  optional?: boolean;
+}
+
+/** An Extended DNS Error (RFC 8914) for the OPT record. */
+export interface Ede {
+  code: number;
+  text?: string;
 }
 
 export interface Resolution {
@@ -45,126 +69,124 @@ export interface Resolution {
   answer: RRsetAt[];
   authority: RRsetAt[];
   additional: RRsetAt[];
-  /** A referral: the glue in `additional` is needed, not optional (RFC 9471). */
-  referral: boolean;
+  /** Sent when the query has EDNS. */
+  ede?: Ede;
 }
 
-/** Resolves lowercase `qname` (inside `z`) for `qtype`. */
-export function resolve(z: ZoneData, qname: string, qtype: number): Resolution {
-  const res: Resolution = {
-    rcode: RCODE_NOERROR,
-    aa: true,
-    answer: [],
-    authority: [],
-    additional: [],
-    referral: false,
-  };
-  const seen = new Set<string>();
-  let name = qname;
-  for (let hop = 0; hop <= MAX_CHAIN; hop++) {
-    seen.add(name);
-    const cut = findCut(z, name, qtype);
-    if (cut) {
-      const ns = z.nodes.get(cut)!.get(T_NS)!;
-      res.authority.push({ owner: cut, set: ns });
-      addGlue(z, ns, res.additional, true);
-      // A referral from the start is not authoritative; after a CNAME the
-      // answer so far is.
-      if (hop === 0) {
-        res.aa = false;
-        res.referral = true;
-      }
-      return res;
-    }
-    let node: Node | undefined = z.nodes.get(name);
-    let owner = name;
-    if (!node) {
-      if (z.names.has(name)) return negative(z, res, RCODE_NOERROR); // empty non-terminal
-      const wild = wildcardFor(z, name);
-      if (!wild) return negative(z, res, RCODE_NXDOMAIN);
-      node = wild;
-      owner = name; // RFC 4592 §3.3.1: the synthesized owner is the query name
-    }
-    if (qtype === T_ANY) {
-      // RFC 8482 §4.2: one RRset answers ANY (NSD gives the first it holds).
-      const first = node.values().next().value!;
-      res.answer.push({ owner, set: first });
-      return positive(z, res, false);
-    }
-    const set = node.get(qtype);
-    if (set) {
-      res.answer.push({ owner, set });
-      return positive(z, res);
-    }
-    const cname = node.get(T_CNAME);
-    if (!cname) return negative(z, res, RCODE_NOERROR);
-    res.answer.push({ owner, set: cname });
-    const target = cname.targets[0]!;
-    // Outside the zone, or a loop: the resolver continues from here; RFC 1034
-    // §6.2.7 shows such an answer without the zone's NS.
-    if (!inZone(target, z.name) || seen.has(target)) return res;
-    name = target;
-  }
-  return res;
-}
-
-/** The topmost delegation point at or above `name` (a DS query at the cut itself stays in the parent). */
-function findCut(z: ZoneData, name: string, qtype: number): string | undefined {
-  if (z.cuts.size === 0) return undefined;
-  let found: string | undefined;
-  for (let n = name; n.length > z.name.length; n = parentName(n)) {
-    if (z.cuts.has(n) && !(n === name && qtype === T_DS)) found = n;
-  }
-  return found;
-}
-
-/** The wildcard node that covers `name` (RFC 4592 §4.3), if any. */
-function wildcardFor(z: ZoneData, name: string): Node | undefined {
-  let ce = parentName(name);
-  while (!z.names.has(ce)) ce = parentName(ce);
-  return z.nodes.get(`*.${ce}`);
-}
-
-function negative(z: ZoneData, res: Resolution, rcode: number): Resolution {
-  res.rcode = rcode;
-  const soa = z.nodes.get(z.name)!.get(T_SOA)!;
-  // RFC 2308 §5: the negative TTL is the lesser of the SOA's TTL and its minimum.
-  res.authority.push({ owner: z.name, set: soa, ttl: Math.min(soa.ttl, z.minimum) });
-  return res;
+/** Where a chain leaving one zone continues: the closest enclosing zone served here. */
+export interface ZoneFinder {
+  findZone(name: string): ZoneData | undefined;
 }
 
 /**
- * Completes a positive answer the way NSD and BIND do by default: the zone's
- * NS in the authority section (unless the answer is that RRset), and A/AAAA
- * of in-zone targets of NS, MX and SRV in the additional section (RFC 1035
- * §3.3, RFC 2782).
+ * Resolves lowercase `qname` (inside `z`) for `qtype`. With QCLASS ANY the
+ * answer is not authoritative (RFC 1034 §3.7.1) and carries no SOA or NS of
+ * the zone, as NSD answers it.
  */
-function positive(z: ZoneData, res: Resolution, withNs = true): Resolution {
-  const apexNs = z.nodes.get(z.name)!.get(T_NS)!;
-  if (withNs && !res.answer.some((a) => a.set === apexNs)) {
-    res.authority.push({ owner: z.name, set: apexNs });
+export function resolve(
+  zones: ZoneFinder,
+  z: ZoneData,
+  qname: string,
+  qtype: number,
+  classAny = false,
+): Resolution {
+  const res: Resolution = {
+    rcode: RCODE_NOERROR,
+    aa: !classAny,
+    answer: [],
+    authority: [],
+    additional: [],
+  };
+  const seen = new Set<string>();
+  const dnames = new Set<RRset>();
+  let zone = z;
+  let name = qname;
+  for (let hop = 0; hop <= MAX_CHAIN; hop++) {
+    seen.add(name);
+    const cut = findCut(zone, name, qtype);
+    if (cut) return referral(zone, res, cut, hop === 0);
+    const found = locate(zone, name);
+    if (typeof found === "number") return negative(zone, res, found, classAny);
+    let next: string;
+    if ("dname" in found) {
+      // RFC 6672 §3.2: the DNAME, then a CNAME synthesized from it. NSD stops
+      // where it meets the same DNAME again.
+      if (dnames.has(found.dname)) return res;
+      dnames.add(found.dname);
+      res.answer.push({ owner: found.owner, set: found.dname });
+      const target = substitute(name, found.owner, found.dname.targets[0]!);
+      if (target === undefined) return tooLong(res);
+      res.answer.push({ owner: name, set: synthesized(target, found.dname.ttl) });
+      // The synthesized CNAME answers a CNAME query; NSD adds nothing after it.
+      if (qtype === T_CNAME) return res;
+      next = target;
+    } else {
+      const node = found.node;
+      // RFC 8482 §4.2: one RRset answers ANY (NSD gives the first it holds).
+      const set = qtype === T_ANY ? node.values().next().value! : node.get(qtype);
+      if (set) {
+        res.answer.push({ owner: name, set });
+        return positive(zone, res, !classAny && !NO_NS.has(qtype));
+      }
+      const cname = node.get(T_CNAME);
+      if (!cname) return negative(zone, res, RCODE_NOERROR, classAny);
+      res.answer.push({ owner: name, set: cname });
+      next = cname.targets[0]!;
+    }
+    // RFC 1034 §4.3.2 step 3a: the chain goes on in whichever zone served here
+    // holds the target. Outside them all, or on a loop, the resolver takes
+    // over: RFC 1034 §6.2.7 shows such an answer without authority data.
+    const nextZone = seen.has(next) ? undefined : zones.findZone(next);
+    if (!nextZone) return res;
+    zone = nextZone;
+    name = next;
   }
-  for (const a of [...res.answer, ...res.authority]) {
-    const t = a.set.type;
-    if (t === T_NS || t === T_MX || t === T_SRV) addGlue(z, a.set, res.additional, false);
-  }
-  // What the answer already holds is not repeated.
-  res.additional = res.additional.filter((x) => !res.answer.some((a) => a.set === x.set));
   return res;
 }
 
-function addGlue(z: ZoneData, set: RRset, out: RRsetAt[], belowCut: boolean): void {
-  for (const target of set.targets) {
-    if (!target || !inZone(target, z.name)) continue;
-    // Outside a referral, data below a cut is not ours to give.
-    if (!belowCut && findCut(z, target, T_A)) continue;
-    const node = z.nodes.get(target);
-    if (!node) continue;
-    for (const type of [T_A, T_AAAA]) {
-      const s = node.get(type);
-      if (s && !out.some((o) => o.owner === target && o.set === s)) {
-        out.push({ owner: target, set: s });
-      }
-    }
-  }
+/** NS of the cut in authority, glue in additional; only a referral from the start is not authoritative. */
+function referral(zone: ZoneData, res: Resolution, cut: string, first: boolean): Resolution {
+  const ns = zone.nodes.get(cut)!.get(T_NS)!;
+  res.authority.push({ owner: cut, set: ns });
+  // RFC 9471: glue below the cut must fit (or TC); sibling glue is optional.
+  addAddresses(zone, [ns], res, (target) => !inZone(target, cut));
+  if (first) res.aa = false;
+  return res;
+}
+
+type Located = { node: Node } | { dname: RRset; owner: string } | number;
+
+/**
+ * What answers `name`: its node, a wildcard's (RFC 4592 §3.3.1: answered
+ * under the query name), or the DNAME of its closest encloser (RFC 6672 §3.2);
+ * otherwise the rcode of the negative answer (an empty non-terminal is NODATA).
+ */
+function locate(zone: ZoneData, name: string): Located {
+  const node = zone.nodes.get(name);
+  if (node) return { node };
+  if (zone.names.has(name)) return RCODE_NOERROR;
+  const ce = closestEncloser(zone, name);
+  const dname = zone.nodes.get(ce)?.get(T_DNAME);
+  if (dname) return { dname, owner: ce };
+  const wild = zone.nodes.get(`*.${ce}`);
+  return wild ? { node: wild } : RCODE_NXDOMAIN;
+}
+
+/** `name` with its suffix `owner` replaced by `target`; undefined when longer than a name may be. */
+function substitute(name: string, owner: string, target: string): string | undefined {
+  const prefix = name.slice(0, name.length - owner.length - 1);
+  const out = target === "" ? prefix : `${prefix}.${target}`;
+  return nameWireLength(out) > 255 ? undefined : out;
+}
+
+/** RFC 6672 §2.2: the synthesized CNAME takes the DNAME's TTL, as NSD and Knot give it. */
+function synthesized(target: string, ttl: number): RRset {
+  return { type: T_CNAME, ttl, rdatas: [nameWire(target)], targets: [target] };
+}
+
+/** RFC 6672 §2.2: YXDOMAIN after the DNAME; NSD explains it in an Extended DNS Error. */
+function tooLong(res: Resolution): Resolution {
+  res.rcode = RCODE_YXDOMAIN;
+  res.ede = { code: EDE_OTHER, text: "DNAME expansion became too large" };
+  return res;
 }

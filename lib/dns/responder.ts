@@ -8,7 +8,15 @@
  */
 import { checkFullQuery } from "./full_query.ts";
 import { type Query, readQuery } from "./query.ts";
-import { RCODE_FORMERR, RCODE_NOTAUTH, RCODE_NOTIMP, RCODE_REFUSED, resolve } from "./resolve.ts";
+import {
+  EDE_NOT_AUTHORITATIVE,
+  EDE_NOT_SUPPORTED,
+  RCODE_FORMERR,
+  RCODE_NOTAUTH,
+  RCODE_NOTIMP,
+  RCODE_REFUSED,
+  resolve,
+} from "./resolve.ts";
 import { buildResponse, type EdnsReply, errorOnly } from "./response.ts";
 import { type ResponseRateLimiter, truncatedAnswer } from "./rrl.ts";
 import type { DnsIndex } from "./zone_index.ts";
@@ -33,6 +41,9 @@ const C_ANY = 255;
 const Opcode = { query: 0, notify: 4, update: 5 } as const;
 const BADVERS = 16;
 const TCP_LIMIT = 65535;
+/** Extended DNS Errors (RFC 8914) of refusals, as NSD gives them to a query with EDNS. */
+const NOT_AUTHORITATIVE = { ede: { code: EDE_NOT_AUTHORITATIVE } };
+const NOT_SUPPORTED = { ede: { code: EDE_NOT_SUPPORTED } };
 
 interface Template {
   bytes: Uint8Array;
@@ -140,7 +151,7 @@ export class DnsResponder {
       return [buildResponse(msg, q, RCODE_FORMERR, false, edns, {}, limit)];
     }
     if (q.qclass !== C_IN && q.qclass !== C_ANY) {
-      return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
+      return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_SUPPORTED, limit)];
     }
     if (q.qtype === T_AXFR || q.qtype === T_IXFR) {
       const allowed = this.options.axfrAllowed(ip);
@@ -150,8 +161,8 @@ export class DnsResponder {
       return [buildResponse(msg, q, RCODE_NOTIMP, false, edns, {}, limit)];
     }
     const zone = this.index.findZone(q.name);
-    if (!zone) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
-    const res = resolve(zone, q.name, q.qtype);
+    if (!zone) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_AUTHORITATIVE, limit)];
+    const res = resolve(this.index, zone, q.name, q.qtype, q.qclass === C_ANY);
     return [buildResponse(msg, q, res.rcode, res.aa, edns, res, limit)];
   }
 }

@@ -37,6 +37,7 @@ const VALUE_EXAMPLES: Record<Exclude<typeof RECORD_TYPES[number], "SOA">, string
   AAAA: ["2001:db8::10"],
   CAA: ['0 issue "letsencrypt.org"'],
   CNAME: ["target.example.net."],
+  DNAME: ["example.net."],
   DS: [`12345 13 2 ${HEX32}`],
   MX: ["10 mail.example.net."],
   NAPTR: ['100 10 "u" "E2U+sip" "!^.*$!sip:info@example.net!" .'],

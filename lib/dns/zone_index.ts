@@ -9,7 +9,6 @@
  * a rule was added) is left out and logged once: a single record must not
  * make a name, or the zone's transfer, fail to encode.
  */
-import { Buffer } from "node:buffer";
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
 import { encodable, inZone, parentName } from "./names.ts";
@@ -27,13 +26,15 @@ export const T_SOA = 6;
 export const T_MX = 15;
 export const T_AAAA = 28;
 export const T_SRV = 33;
+export const T_DNAME = 39;
+const T_DS = 43;
 
 export interface RRset {
   type: number;
   /** RFC 2181 §5.2: one TTL per RRset; the lowest of its records'. */
   ttl: number;
-  rdatas: Buffer[];
-  /** Per record, the name it points at (NS, CNAME, MX, SRV, PTR), lowercase without trailing dot. */
+  rdatas: Uint8Array[];
+  /** Per record, the name it points at (NS, CNAME, DNAME, MX, SRV, PTR), lowercase without trailing dot. */
   targets: (string | undefined)[];
 }
 
@@ -64,8 +65,25 @@ function addRR(
   let set = node.get(type);
   if (!set) node.set(type, set = { type, ttl, rdatas: [], targets: [] });
   set.ttl = Math.min(set.ttl, ttl);
-  set.rdatas.push(Buffer.from(rdata));
+  set.rdatas.push(rdata);
   set.targets.push(target);
+}
+
+/** The topmost delegation point at or above `name` (a DS query at the cut itself stays in the parent). */
+export function findCut(z: ZoneData, name: string, qtype: number): string | undefined {
+  if (z.cuts.size === 0) return undefined;
+  let found: string | undefined;
+  for (let n = name; n.length > z.name.length; n = parentName(n)) {
+    if (z.cuts.has(n) && !(n === name && qtype === T_DS)) found = n;
+  }
+  return found;
+}
+
+/** The closest existing ancestor of `name`, a name below the apex of `z` (RFC 4592 §3.3.1). */
+export function closestEncloser(z: ZoneData, name: string): string {
+  let ce = parentName(name);
+  while (!z.names.has(ce) && ce.length > z.name.length) ce = parentName(ce);
+  return ce;
 }
 
 /** Told of each stored record that cannot be served, with the reason. */

@@ -1,7 +1,8 @@
 /**
  * The rules a new record must pass against the data already in its zone:
- * no duplicate, apex NS only through the zone's nameservers, no wildcard NS,
- * CNAME exclusivity, and nothing but glue below a delegation.
+ * no duplicate, apex NS only through the zone's nameservers, no wildcard NS
+ * or DNAME, CNAME exclusivity, one DNAME per name, nothing below a DNAME,
+ * and nothing but glue below a delegation.
  */
 import { ConflictError, UnprocessableError } from "../errors.ts";
 import { inZone, parentName } from "./names.ts";
@@ -20,8 +21,9 @@ export function checkZoneRules(
       `Apex NS records of zone "${zone}" come from the zone's nameservers; update the zone instead`,
     );
   }
-  if (type === "NS" && name.startsWith("*.")) {
-    throw new UnprocessableError(`Record "${name}" of type "NS" cannot have a wildcard owner`);
+  // RFC 4592 §4.4: a DNAME at a wildcard name is "to be avoided or outright rejected".
+  if ((type === "NS" || type === "DNAME") && name.startsWith("*.")) {
+    throw new UnprocessableError(`Record "${name}" of type "${type}" cannot have a wildcard owner`);
   }
   if (records.exists(zone, name, type, value)) {
     throw new ConflictError(
@@ -29,7 +31,9 @@ export function checkZoneRules(
     );
   }
   // The types present, not every record: a large RRset must not make each addition read it all.
-  checkCname(records.typesAt(zone, name), zone, name, type);
+  const present = records.typesAt(zone, name);
+  checkCname(present, zone, name, type);
+  checkDname(records, present, zone, name, type);
   if (type !== "A" && type !== "AAAA") checkBelowDelegation(records, zone, name);
 }
 
@@ -47,6 +51,36 @@ function checkCname(present: string[], zone: string, name: string, type: string)
     throw new ConflictError(
       `Record "${name}" of type "${type}" conflicts with an existing CNAME`,
     );
+  }
+}
+
+/**
+ * RFC 6672 §2.4: one DNAME per name, none beside a CNAME (checkCname), and no
+ * data below a DNAME: the DNAME redirects every name under its owner. At the
+ * apex it sits beside the SOA and NS.
+ */
+function checkDname(
+  records: RecordRepo,
+  present: string[],
+  zone: string,
+  name: string,
+  type: string,
+): void {
+  if (type === "DNAME" && present.includes("DNAME")) {
+    throw new ConflictError(`Record "${name}" of type "DNAME" conflicts with the existing DNAME`);
+  }
+  if (type === "DNAME" && records.hasBelow(zone, name)) {
+    throw new UnprocessableError(
+      `Record "${name}" of type "DNAME" cannot be added: records exist below it`,
+    );
+  }
+  const above: string[] = [];
+  for (let n = parentName(name); inZone(n, zone); n = parentName(n)) {
+    above.push(n);
+  }
+  const dname = records.ownerOfType(zone, "DNAME", above);
+  if (dname !== undefined) {
+    throw new UnprocessableError(`Record "${name}" lies below the DNAME at "${dname}"`);
   }
 }
 

@@ -1,11 +1,18 @@
 /**
  * Zone transfers (AXFR, and IXFR answered as a full transfer) over TCP, in
  * messages well under the 64 KiB TCP limit; over UDP an IXFR gets the SOA
- * alone (RFC 1995 §4) and an AXFR is refused.
+ * alone (RFC 1995 §4) and an AXFR is refused. An IXFR without the client's
+ * SOA in the authority section is malformed (RFC 1995 §3).
  */
-import type { DataRecord } from "./packet.ts";
+import type { WireRecord } from "./encode.ts";
 import type { Query } from "./query.ts";
-import { RCODE_NOTAUTH, RCODE_REFUSED, type RRsetAt } from "./resolve.ts";
+import {
+  EDE_PROHIBITED,
+  RCODE_FORMERR,
+  RCODE_NOTAUTH,
+  RCODE_REFUSED,
+  type RRsetAt,
+} from "./resolve.ts";
 import { buildRaw, buildResponse, type EdnsReply, toRecords } from "./response.ts";
 import { serialGreater } from "./soa.ts";
 import { type DnsIndex, T_SOA, type ZoneData } from "./zone_index.ts";
@@ -14,6 +21,7 @@ export const T_IXFR = 251;
 export const T_AXFR = 252;
 /** AXFR messages are kept well under the 64 KiB TCP limit. */
 const XFR_MESSAGE = 16_000;
+const PROHIBITED = { code: EDE_PROHIBITED };
 
 /** How a transfer query came and what its responses may carry. */
 export interface TransferRequest {
@@ -29,16 +37,18 @@ export interface TransferRequest {
 /** The responses to an AXFR or IXFR query for a zone of `index`. */
 export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] {
   const { msg, q, transport, edns, limit } = r;
-  if (!r.allowed) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
+  if (q.qtype === T_IXFR && q.clientSerial === undefined) {
+    // NSD and Knot answer FORMERR over either transport.
+    return [buildResponse(msg, q, RCODE_FORMERR, false, edns, {}, limit)];
+  }
+  if (!r.allowed) {
+    // NSD says why in an Extended DNS Error (RFC 8914 §4.19).
+    return [buildResponse(msg, q, RCODE_REFUSED, false, edns, { ede: PROHIBITED }, limit)];
+  }
   const zone = index.zone(q.name);
   if (!zone) return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
   const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
-  const clientSerial = q.clientSerial;
-  if (
-    q.qtype === T_IXFR &&
-    (transport === "udp" ||
-      (clientSerial !== undefined && !serialGreater(zone.serial, clientSerial)))
-  ) {
+  if (q.qtype === T_IXFR && (transport === "udp" || !serialGreater(zone.serial, q.clientSerial!))) {
     // RFC 1995 §4: up to date, or UDP: the SOA alone tells the client what to do.
     return [buildResponse(msg, q, 0, true, edns, { answer: [soa] }, limit)];
   }
@@ -52,24 +62,20 @@ function transferMessages(
   msg: Uint8Array,
   q: Query,
   edns: EdnsReply | null,
-  rrs: DataRecord[],
+  rrs: WireRecord[],
 ): Uint8Array[] {
   const out: Uint8Array[] = [];
-  let batch: DataRecord[] = [];
+  let batch: WireRecord[] = [];
   let size = 0;
   const flush = () => {
     out.push(
-      buildRaw(msg, q, 0, true, out.length === 0, out.length === 0 ? edns : null, [
-        batch,
-        [],
-        [],
-      ]),
+      buildRaw(msg, q, 0, true, out.length === 0, out.length === 0 ? edns : null, batch),
     );
     batch = [];
     size = 0;
   };
   for (const rr of rrs) {
-    const n = rr.name.length + 12 + (rr.data as Uint8Array).length;
+    const n = rr.owner.length + 10 + rr.rdata.length;
     if (size + n > XFR_MESSAGE && batch.length) flush();
     batch.push(rr);
     size += n;
@@ -78,15 +84,15 @@ function transferMessages(
   return out;
 }
 
-function axfrRecords(zone: ZoneData): DataRecord[] {
-  const list: DataRecord[] = [];
+function axfrRecords(zone: ZoneData): WireRecord[] {
+  const list: WireRecord[] = [];
   const soa = zone.nodes.get(zone.name)!.get(T_SOA)!;
   const soaRR = toRecords({ owner: zone.name, set: soa })[0];
   list.push(soaRR);
   for (const [owner, node] of zone.nodes) {
     for (const set of node.values()) {
       if (set.type === T_SOA) continue;
-      list.push(...toRecords({ owner, set }));
+      for (const r of toRecords({ owner, set })) list.push(r);
     }
   }
   list.push(soaRR);

@@ -78,6 +78,7 @@ Deno.test("the DNS API document lists record types, the e-mail format, bounds an
     "CDS",
     "CERT",
     "CNAME",
+    "DNAME",
     "DS",
     "HINFO",
     "HTTPS",

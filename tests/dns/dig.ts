@@ -1,7 +1,7 @@
 /**
  * Runs dig and reads its default output into comparable parts: status,
  * header flags, and each section's records normalized (owner lowercased,
- * white space collapsed) and sorted.
+ * white space collapsed) and sorted, and as received.
  */
 import { run } from "../helpers/system.ts";
 
@@ -14,6 +14,10 @@ export interface DigAnswer {
   additional: string[];
   /** The OPT pseudosection line(s), e.g. "; EDNS: version: 0, flags:; udp: 1232". */
   opt: string[];
+  /** The sections' records in the order of the message. */
+  inOrder: { answer: string[]; authority: string[]; additional: string[] };
+  /** The message's size in bytes ("MSG SIZE rcvd"). */
+  size: number;
   raw: string;
 }
 
@@ -43,6 +47,8 @@ export function parseDig(out: string): DigAnswer {
     authority: [],
     additional: [],
     opt: [],
+    inOrder: { answer: [], authority: [], additional: [] },
+    size: Number(/;; MSG SIZE {2}rcvd: (\d+)/.exec(out)?.[1] ?? NaN),
     raw: out,
   };
   let section: keyof DigAnswer | null = null;
@@ -67,6 +73,9 @@ export function parseDig(out: string): DigAnswer {
       (res[section] as string[]).push(parts.join(" "));
     }
   }
-  for (const k of ["answer", "authority", "additional"] as const) res[k].sort();
+  for (const k of ["answer", "authority", "additional"] as const) {
+    res.inOrder[k] = [...res[k]];
+    res[k].sort();
+  }
   return res;
 }

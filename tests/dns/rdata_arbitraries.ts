@@ -73,7 +73,9 @@ const aaaaCase = fc.tuple(
   }));
 });
 
-const targetCase = fc.tuple(fc.constantFrom("CNAME", "NS", "PTR"), originArb).chain(([type, o]) =>
+const targetCase = fc.tuple(fc.constantFrom("CNAME", "DNAME", "NS", "PTR"), originArb).chain((
+  [type, o],
+) =>
   nameField(o).map((n) => ({
     type,
     origin: o,
