@@ -31,6 +31,8 @@ export interface Norm {
   parts: Record<Field, string>;
   /** The decoded message, when there is one. */
   msg: DecodedPacket | null;
+  /** Bytes of the reply (all messages of a transfer). */
+  size: number;
 }
 
 const RCODE_NAMES = [
@@ -119,7 +121,8 @@ function empty(reply: string): Record<Field, string> {
  * splits a transfer into messages does not count.
  */
 export function normalise(reply: Uint8Array[] | null): Norm {
-  if (reply === null) return { parts: empty("none"), msg: null };
+  if (reply === null) return { parts: empty("none"), msg: null, size: 0 };
+  const size = reply.reduce((n, m) => n + m.length, 0);
   let msg: DecodedPacket;
   let at = 0;
   try {
@@ -131,7 +134,7 @@ export function normalise(reply: Uint8Array[] | null): Norm {
     // Not decodable: compared as the bytes after the ID.
     const parts = empty("undecodable");
     parts.question = `message ${at}: ${hexOf(reply[at].subarray(2))}`;
-    return { parts, msg: null };
+    return { parts, msg: null, size };
   }
   const opts = msg.additionals.filter((r) => r.type === "OPT") as OptRecord[];
   const others = msg.additionals.filter((r) => r.type !== "OPT") as DataRecord[];
@@ -139,6 +142,7 @@ export function normalise(reply: Uint8Array[] | null): Norm {
   const flags = msg.flags;
   return {
     msg,
+    size,
     parts: {
       reply: msg.type === "response" ? "response" : "query",
       rcode: rcodeName((ext << 4) | (flags & 0xf)),

@@ -75,6 +75,8 @@ export interface DiffQuery {
   opcode: number;
   edns: { size: number; do: boolean; version: number } | null;
   malformed: boolean;
+  /** An IXFR query with the client's SOA in the authority section. */
+  ixfrSoa: boolean;
 }
 
 export interface QueryUniverse {
@@ -190,9 +192,11 @@ function className(code: number): string {
 }
 
 function pickShape(r: Rng, u: QueryUniverse, names: string[], id: number): Shape {
-  const name = mixCase(r, pickName(r, names, u.zones));
   const allTypes = Object.keys(TYPE_CODES);
   const t = r(10) < 6 ? pick(r, [...u.types, "A", "AAAA", "ANY", "DS"]) : pick(r, allTypes);
+  // Transfers are asked for at a zone apex half of the time: elsewhere they are all NOTAUTH.
+  const apex = (t === "AXFR" || t === "IXFR") && r(2) === 0;
+  const name = mixCase(r, apex ? pick(r, u.zones) : pickName(r, names, u.zones));
   const kc = r(100);
   const cls = kc < 82
     ? 1
@@ -248,6 +252,7 @@ export function generateQueries(r: Rng, u: QueryUniverse, count: number): DiffQu
       opcode: s.opcode,
       edns: s.edns,
       malformed,
+      ixfrSoa: s.ixfrSoa !== null,
     });
   }
   return out;

@@ -164,3 +164,23 @@ export function report(t: Tally, lists: { allow: Exception[]; gaps: Exception[] 
   for (const [kind, n] of kinds) lines.push(`failure kind ${kind}: ${n}`);
   return lines.join("\n");
 }
+
+/** The query type as the oracles echo it (a mutated message's own), else as generated. */
+export function qtypeOf(c: Case): string {
+  return c.nsd.msg?.questions[0]?.type ?? c.q.qtype;
+}
+
+/** Palisade differs from the oracles in no field but `fields`. */
+export function onlyIn(c: Case, fields: Field[]): boolean {
+  return c.diff.every((f) => fields.includes(f));
+}
+
+/** Header flag `flag` is set in `n`. */
+export function flag(n: Norm, f: "aa" | "tc" | "ra"): boolean {
+  return n.parts.flags.split(" ").includes(f);
+}
+
+/** `n` carries no record in answer, authority or additional. */
+export function noRecords(n: Norm): boolean {
+  return !n.parts.answer && !n.parts.authority && !n.parts.additional;
+}

@@ -72,8 +72,11 @@ const MAIN: DiffZone = {
     'escaped TXT "quote \\" backslash \\\\ byte \\200 end"',
     'empty TXT ""',
     `big TXT ${BIG_TXT}`,
-    // Large RRsets: 40 A records pass 512 bytes, 120 pass 1232.
+    // Large RRsets: 28 A records fit 512 bytes only without the authority NS, 40 pass 512
+    // bytes, 120 pass 1232; the TXT fits 1232 only without the authority NS.
+    ...range(28, (i) => `many28 A 198.51.100.${i + 101}`),
     ...range(40, (i) => `many40 A 198.51.100.${i + 1}`),
+    `fit1232 TXT ${range(5, (i) => `"${String.fromCharCode(110 + i).repeat(225)}"`).join(" ")}`,
     ...range(120, (i) => `many A 203.0.113.${i + 1}`),
     ...range(30, (i) => `manyaaaa AAAA 2001:db8:1::${(i + 1).toString(16)}`),
     // CNAME chains: in the zone, out of it, into the other local zone, dangling, looping.
