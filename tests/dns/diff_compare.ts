@@ -171,9 +171,10 @@ export function rrsets(n: Norm, f: "answer" | "authority" | "additional"): strin
   return n.parts[f] ? n.parts[f].split("\n") : [];
 }
 
-/** `n`'s parts named in `fields`, for a report. */
+/** `n`'s parts named in `fields`, for a report (each cut at 300 characters). */
 export function show(n: Norm, fields: readonly Field[]): string {
-  return fields.map((f) => `${f}: ${n.parts[f].replaceAll("\n", " ; ") || "(empty)"}`).join(
+  const cut = (s: string) => s.length > 300 ? `${s.slice(0, 300)}…` : s;
+  return fields.map((f) => `${f}: ${cut(n.parts[f].replaceAll("\n", " ; ")) || "(empty)"}`).join(
     "\n    ",
   );
 }

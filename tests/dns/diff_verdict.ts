@@ -46,6 +46,11 @@ export interface Tally {
   failureKinds: Map<string, number>;
   /** Unjudged cases by the fields NSD and Knot disagree on. */
   disagreements: Map<string, Disagreement>;
+  /**
+   * Unjudged cases where Palisade differs from both in a field NSD and Knot
+   * agree on: not failed (the brief judges whole exchanges), printed as leads.
+   */
+  offAgreed: Map<string, { count: number; example: Case }>;
 }
 
 export function newTally(): Tally {
@@ -56,6 +61,7 @@ export function newTally(): Tally {
     failures: [],
     failureKinds: new Map(),
     disagreements: new Map(),
+    offAgreed: new Map(),
   };
 }
 
@@ -84,6 +90,14 @@ export function judge(
     if (differing(nsd, palisade).length === 0) d.palisadeLikeNsd++;
     if (differing(knot, palisade).length === 0) d.palisadeLikeKnot++;
     t.disagreements.set(key, d);
+    const off = differing(nsd, palisade).filter((f) => !oracles.includes(f));
+    if (off.length) {
+      const k = off.join("+");
+      const o = t.offAgreed.get(k) ??
+        { count: 0, example: { q, transport, nsd, knot, palisade, diff: off } };
+      o.count++;
+      t.offAgreed.set(k, o);
+    }
     t.counts.unjudged++;
     return "unjudged";
   }
@@ -158,6 +172,13 @@ export function report(t: Tally, lists: { allow: Exception[]; gaps: Exception[] 
     lines.push(
       `not judged, NSD and Knot differ in ${fields}: ${d.count} (Palisade as NSD: ${d.palisadeLikeNsd}, as Knot: ${d.palisadeLikeKnot})`,
       describeDisagreement(d.example),
+    );
+  }
+  const off = [...t.offAgreed].sort((a, b) => b[1].count - a[1].count);
+  for (const [fields, o] of off.slice(0, 8)) {
+    lines.push(
+      `not judged, yet Palisade differs from both in ${fields}, where they agree: ${o.count}`,
+      describeCase(o.example),
     );
   }
   const kinds = [...t.failureKinds].sort((a, b) => b[1] - a[1]).slice(0, 25);
