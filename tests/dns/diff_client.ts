@@ -120,8 +120,15 @@ class TcpWorker {
       }
       let reply: Uint8Array | null = null;
       try {
-        const len = await this.#read(2, t.done);
-        if (len) reply = await this.#read((len[0] << 8) | len[1], t.done);
+        // Bounded: what is left of an earlier reply stream (another ID) is skipped.
+        for (let i = 0; i < 64; i++) {
+          const len = await this.#read(2, t.done);
+          const m = len ? await this.#read((len[0] << 8) | len[1], t.done) : null;
+          if (!m || idMatches(msg, m)) {
+            reply = m;
+            break;
+          }
+        }
       } catch { /* reset by the server */ }
       if (reply === null) {
         this.close();

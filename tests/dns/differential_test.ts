@@ -38,6 +38,12 @@ const RETRY_TIMEOUT_MS = 1_200;
 /** Retries are mostly of messages a server drops on purpose: waited for many at once. */
 const RETRY_WORKERS = 64;
 const RETRIES = 2;
+/**
+ * Palisade, the server under test, is silent only where the others are too
+ * (a response, a message shorter than a header): one that missed a reply
+ * under load gets longer still, so that a busy machine is not a failure.
+ */
+const PALISADE_RETRY_TIMEOUT_MS = 4_000;
 
 const ZONES = DIFF_ZONES.map((z) => z.name);
 
@@ -181,7 +187,7 @@ async function exchange(
       if (again.length === 0) return;
       const retry = await exchangeAll(ports[s], transport, again.map((i) => msgs[i]), {
         workers: Math.min(RETRY_WORKERS, again.length),
-        timeoutMs: RETRY_TIMEOUT_MS,
+        timeoutMs: s === "palisade" ? PALISADE_RETRY_TIMEOUT_MS : RETRY_TIMEOUT_MS,
         stream: (k) => stream(again[k]),
       });
       again.forEach((i, k) => out[s][i] = retry[k]);
@@ -205,8 +211,9 @@ Deno.test("differential: where NSD and Knot agree, Palisade answers as they do",
   const lists = { allow: ALLOW_LIST, gaps: KNOWN_GAPS };
   const msgs = queries.map((q) => q.bytes);
   for (const transport of ["udp", "tcp"] as const) {
+    // A transfer query (also a mutated one that still is) may be answered with a stream.
     const transfer = (i: number) =>
-      transport === "tcp" && ["AXFR", "IXFR"].includes(queries[i].qtype) && !queries[i].malformed;
+      transport === "tcp" && ["AXFR", "IXFR"].includes(queries[i].qtype);
     const got = await exchange(servers.ports, transport, msgs, transfer);
     queries.forEach((q, i) => {
       const [nsd, knot, palisade] = [got.nsd[i], got.knot[i], got.palisade[i]].map(normalise);
@@ -217,9 +224,7 @@ Deno.test("differential: where NSD and Knot agree, Palisade answers as they do",
   console.log(`dns differential: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const failures = tally.failures;
   if (failures.length) {
-    const shown = failures.slice(0, Number(Deno.env.get("DIFF_SHOW") ?? 15)).map((c: Case) =>
-      describeCase(c)
-    ).join("\n");
+    const shown = failures.slice(0, 15).map((c: Case) => describeCase(c)).join("\n");
     console.log(
       `failures (${tally.counts.failure}, first ${Math.min(15, failures.length)}):\n${shown}`,
     );
