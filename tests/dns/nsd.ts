@@ -24,7 +24,7 @@ export interface Nsd extends AsyncDisposable {
 /** Starts `nsd -d` with `zones`; resolves once it answers on its port. */
 export async function startNsd(
   zones: NsdZone[],
-  opts: { minimalResponses?: boolean } = {},
+  opts: { minimalResponses?: boolean; provideXfr?: string[] } = {},
 ): Promise<Nsd> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-nsd-" });
   const port = freeDualPort();
@@ -53,6 +53,7 @@ export async function startNsd(
   for (const z of zones) {
     lines.push("zone:", `  name: "${z.name}"`, `  zonefile: "${z.name}.zone"`);
     if (z.text !== undefined) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
+    for (const ip of opts.provideXfr ?? []) lines.push(`  provide-xfr: ${ip} NOKEY`);
     if (z.primary) {
       lines.push(
         `  request-xfr: ${z.primary.ip}@${z.primary.port} NOKEY`,

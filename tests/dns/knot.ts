@@ -1,0 +1,101 @@
+/**
+ * Runs Knot DNS (`knotd`) on loopback as a test oracle: a primary serving
+ * zone files, configured as an operator would (default answering, no rate
+ * limiting module, no DNSSEC signing). Config, zone files, journal and
+ * control socket live in a temp dir; the process is a child of the test and
+ * is killed on dispose.
+ */
+import { freeDualPort } from "../helpers/ports.ts";
+import { which } from "../helpers/system.ts";
+
+export interface KnotZone {
+  name: string;
+  /** Zone file text. */
+  text: string;
+}
+
+export interface Knot extends AsyncDisposable {
+  port: number;
+  dir: string;
+  /** What knotd wrote to stderr so far (its log goes there). */
+  log(): string;
+}
+
+function config(dir: string, port: number, zones: KnotZone[], xfr: string[]): string {
+  const lines = [
+    "server:",
+    `  listen: 127.0.0.1@${port}`,
+    `  rundir: "${dir}"`,
+    "  udp-workers: 1",
+    "  tcp-workers: 1",
+    "  background-workers: 1",
+    "log:",
+    "  - target: stderr",
+    "    any: info",
+    "database:",
+    `  storage: "${dir}"`,
+    "control:",
+    `  listen: "${dir}/knot.sock"`,
+    ...(xfr.length
+      ? ["acl:", "  - id: xfr", `    address: [${xfr.join(", ")}]`, "    action: transfer"]
+      : []),
+    "template:",
+    "  - id: default",
+    `    storage: "${dir}"`,
+    '    file: "%s.zone"',
+    // Serve the files as written: no journal, never write the files back.
+    "    journal-content: none",
+    "    zonefile-sync: -1",
+    ...(xfr.length ? ["    acl: xfr"] : []),
+    "zone:",
+  ];
+  for (const z of zones) lines.push(`  - domain: "${z.name}"`);
+  return lines.join("\n") + "\n";
+}
+
+/** Starts `knotd` with `zones` (transfers allowed to `provideXfr`); resolves once it answers on its port (zones may still be loading). */
+export async function startKnot(
+  zones: KnotZone[],
+  opts: { provideXfr?: string[] } = {},
+): Promise<Knot> {
+  const dir = await Deno.makeTempDir({ prefix: "palisade-knot-" });
+  const port = freeDualPort();
+  for (const z of zones) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
+  await Deno.writeTextFile(`${dir}/knot.conf`, config(dir, port, zones, opts.provideXfr ?? []));
+  const child = new Deno.Command(which("knotd") ?? "knotd", {
+    args: ["-c", `${dir}/knot.conf`],
+    stdout: "null",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let logText = "";
+  const decoder = new TextDecoder();
+  const drained = (async () => {
+    for await (const chunk of child.stderr) logText += decoder.decode(chunk, { stream: true });
+  })();
+  // Ready when the TCP port accepts (bounded: 10 s).
+  const deadline = Date.now() + 10_000;
+  let ready = false;
+  while (Date.now() < deadline && !ready) {
+    try {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port });
+      c.close();
+      ready = true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const dispose = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await drained;
+    await Deno.remove(dir, { recursive: true });
+  };
+  if (!ready) {
+    await dispose();
+    throw new Error(`Knot did not start: ${logText}`);
+  }
+  return { port, dir, log: () => logText, [Symbol.asyncDispose]: dispose };
+}
