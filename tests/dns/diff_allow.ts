@@ -25,4 +25,13 @@ export const ALLOW_LIST: Exception[] = [
       flag(c.nsd, "tc") && flag(c.palisade, "tc") && noRecords(c.palisade) &&
       onlyIn(c, ["answer", "authority", "additional"]),
   },
+  {
+    id: "qclass-any-never-aa",
+    ref: "RFC 1034 §3.7.1: with QCLASS ANY a server cannot vouch that it holds every class's " +
+      "data, so the answer is not authoritative; NSD and Knot set AA when a CNAME leads into " +
+      "a delegation, Palisade never sets it for QCLASS ANY (the records are the same)",
+    matches: (c) =>
+      c.q.qclass === "ANY" && flag(c.nsd, "aa") && !flag(c.palisade, "aa") &&
+      onlyIn(c, ["flags"]),
+  },
 ];
