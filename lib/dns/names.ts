@@ -47,7 +47,9 @@ export function normalizeName(input: string, field = "name", rules: NameRules = 
   const valid = rules.slash ? LABEL_WITH_SLASH : LABEL;
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i];
-    if (label === "*" && i === 0 && rules.wildcard) continue;
+    // RFC 4592 §2.1.1: "*" first makes a wildcard; elsewhere in an owner it is a literal label
+    // ("host.*.example", a name below a wildcard), which NSD and Knot load too.
+    if (label === "*" && rules.wildcard) continue;
     if (!valid.test(label)) {
       const why = label === "" ? "has an empty label" : `has an invalid label "${label}"`;
       throw new ValidationError(`Name "${input}" ${why}`, field);
@@ -222,8 +224,8 @@ function escapedName(input: string, field: string, rules: NameRules): string {
   const name = texts.join(".");
   // Escapes of plain characters only: the name is an ordinary one, under the ordinary rules.
   if (!name.includes("\\")) return normalizeName(name, field, { ...rules, escapes: false });
-  texts.forEach((t, i) => {
-    const bad = (t === "*" && (i > 0 || !rules.wildcard)) ||
+  texts.forEach((t) => {
+    const bad = (t === "*" && !rules.wildcard) ||
       (t.startsWith("xn--") && !isALabel(t));
     if (bad) throw new ValidationError(`Name "${input}" has an invalid label "${t}"`, field);
   });

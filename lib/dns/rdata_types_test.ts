@@ -99,7 +99,8 @@ Deno.test("names with escapes: stored with \\DDD, wire bytes as meant, zone file
   assertEquals([...nameWire("x\\046y.ex")], [3, 0x78, 0x2e, 0x79, 2, 0x65, 0x78, 0]);
   assertThrows(() => normalizeName("a\\.b.example.com"), ValidationError);
   assertThrows(() => ownerInZone("a\\256.example.com", "example.com"), ValidationError, "range");
-  assertThrows(() => ownerInZone("a.\\*.example.com", "example.com"), ValidationError, "label");
+  // "*" below the first label is a literal label (RFC 4592 §2.1.1), escaped or not.
+  assertEquals(ownerInZone("a.\\*.example.com", "example.com"), "a.*.example.com");
   const text = [
     "$ORIGIN example.com.",
     "@ 300 IN SOA ns1 h 1 3600 600 86400 300",

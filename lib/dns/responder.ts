@@ -1,6 +1,6 @@
 /**
- * Turns a query message into response messages: header checks (FORMERR,
- * NOTIMP, REFUSED), EDNS0 (RFC 6891: OPT echoed, 1232-byte UDP payload,
+ * Turns a query message into response messages: header checks (silence for
+ * a message without a readable question, FORMERR, NOTIMP, REFUSED), EDNS0 (RFC 6891: OPT echoed, 1232-byte UDP payload,
  * BADVERS), truncation with TC, zone transfers over TCP, and a cache of
  * encoded answers. The cache holds one template per (name, type, class, EDNS
  * shape); a hit copies it and patches the ID, RD/CD and the query's name case,
@@ -33,8 +33,7 @@ export interface ResponderOptions {
   rrl?: ResponseRateLimiter | null;
 }
 
-const T_OPT = 41;
-const T_TSIG = 250;
+const T_DS = 43;
 const C_IN = 1;
 const C_ANY = 255;
 /** The header's OPCODE values we tell apart (RFC 1035 §4.1.1, RFC 1996, RFC 2136). */
@@ -118,7 +117,9 @@ export class DnsResponder {
       }
       return out;
     }
-    if (!q) return [errorOnly(msg, RCODE_FORMERR)];
+    // No question to echo (QDCOUNT not 1, a bad or cut name): nothing is sent, as from Knot and
+    // from NSD over TCP. Garbage earns no reply, so it cannot be reflected.
+    if (!q) return null;
     if (q.opcode !== Opcode.query) {
       const rcode = q.opcode === Opcode.notify || q.opcode === Opcode.update
         ? RCODE_REFUSED
@@ -138,6 +139,17 @@ export class DnsResponder {
     return q.edns ? { do: q.edns.do, payload: this.#udpPayload } : null;
   }
 
+  /**
+   * The zone that answers a DS query: at the apex of a zone whose parent is
+   * served here too, the parent, which holds the DS (RFC 4035 §3.1.4.1).
+   */
+  private zoneForDs(name: string) {
+    const zone = this.index.findZone(name);
+    if (!zone || zone.name !== name || name === "") return zone;
+    const dot = name.indexOf(".");
+    return this.index.findZone(dot < 0 ? "" : name.slice(dot + 1)) ?? zone;
+  }
+
   private answer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Uint8Array[] {
     const edns = this.ednsReply(q);
     const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
@@ -147,9 +159,6 @@ export class DnsResponder {
     if ((q as { tsig?: boolean }).tsig) {
       return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
     }
-    if (q.qtype === T_OPT || q.qtype === T_TSIG) {
-      return [buildResponse(msg, q, RCODE_FORMERR, false, edns, {}, limit)];
-    }
     if (q.qclass !== C_IN && q.qclass !== C_ANY) {
       return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_SUPPORTED, limit)];
     }
@@ -157,10 +166,9 @@ export class DnsResponder {
       const allowed = this.options.axfrAllowed(ip);
       return zoneTransfer(this.index, { msg, q, transport, allowed, edns, limit });
     }
-    if (q.qtype >= 128 && q.qtype <= 254) {
-      return [buildResponse(msg, q, RCODE_NOTIMP, false, edns, {}, limit)];
-    }
-    const zone = this.index.findZone(q.name);
+    // Other meta QTYPEs (OPT, TSIG, TKEY, MAILA, MAILB, 128-254) are looked up like any type:
+    // no record has them, so the answer is NODATA or a referral, as from NSD and Knot.
+    const zone = q.qtype === T_DS ? this.zoneForDs(q.name) : this.index.findZone(q.name);
     if (!zone) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_AUTHORITATIVE, limit)];
     const res = resolve(this.index, zone, q.name, q.qtype, q.qclass === C_ANY);
     return [buildResponse(msg, q, res.rcode, res.aa, edns, res, limit)];

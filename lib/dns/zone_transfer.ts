@@ -1,7 +1,7 @@
 /**
  * Zone transfers (AXFR, and IXFR answered as a full transfer) over TCP, in
  * messages well under the 64 KiB TCP limit; over UDP an IXFR gets the SOA
- * alone (RFC 1995 §4) and an AXFR is refused. An IXFR without the client's
+ * alone (RFC 1995 §4) and an AXFR is NOTIMP. An IXFR without the client's
  * SOA in the authority section is malformed (RFC 1995 §3).
  */
 import type { WireRecord } from "./encode.ts";
@@ -10,6 +10,7 @@ import {
   EDE_PROHIBITED,
   RCODE_FORMERR,
   RCODE_NOTAUTH,
+  RCODE_NOTIMP,
   RCODE_REFUSED,
   type RRsetAt,
 } from "./resolve.ts";
@@ -37,22 +38,25 @@ export interface TransferRequest {
 /** The responses to an AXFR or IXFR query for a zone of `index`. */
 export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] {
   const { msg, q, transport, edns, limit } = r;
+  if (q.qtype === T_AXFR && transport === "udp") {
+    // RFC 5936 §4.2: AXFR is TCP only; NSD and Knot answer NOTIMP, before any ACL or zone check.
+    return [buildResponse(msg, q, RCODE_NOTIMP, false, edns, {}, limit)];
+  }
+  const zone = index.zone(q.name);
   if (q.qtype === T_IXFR && q.clientSerial === undefined) {
-    // NSD and Knot answer FORMERR over either transport.
-    return [buildResponse(msg, q, RCODE_FORMERR, false, edns, {}, limit)];
+    // NSD and Knot answer FORMERR over either transport, NOTAUTH when the name is no zone's apex.
+    return [buildResponse(msg, q, zone ? RCODE_FORMERR : RCODE_NOTAUTH, false, edns, {}, limit)];
   }
   if (!r.allowed) {
     // NSD says why in an Extended DNS Error (RFC 8914 §4.19).
     return [buildResponse(msg, q, RCODE_REFUSED, false, edns, { ede: PROHIBITED }, limit)];
   }
-  const zone = index.zone(q.name);
   if (!zone) return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
   const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
   if (q.qtype === T_IXFR && (transport === "udp" || !serialGreater(zone.serial, q.clientSerial!))) {
     // RFC 1995 §4: up to date, or UDP: the SOA alone tells the client what to do.
     return [buildResponse(msg, q, 0, true, edns, { answer: [soa] }, limit)];
   }
-  if (transport === "udp") return [buildResponse(msg, q, RCODE_REFUSED, false, edns, {}, limit)];
   // RFC 5936: SOA first and last; IXFR is answered the same way (RFC 1995 §4 allows a full transfer).
   return transferMessages(msg, q, edns, axfrRecords(zone));
 }

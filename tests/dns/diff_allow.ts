@@ -8,15 +8,6 @@ import { type Exception, flag, noRecords, onlyIn } from "./diff_verdict.ts";
 
 export const ALLOW_LIST: Exception[] = [
   {
-    id: "formerr-where-silent",
-    ref: "RFC 1035 §4.1.1: FORMERR when the query cannot be interpreted; NSD and Knot send " +
-      "nothing. Palisade's FORMERR carries no records and is never larger than the query " +
-      "(nothing to amplify), and tells the sender at once instead of after its timeout",
-    matches: (c) =>
-      c.nsd.parts.reply === "none" && c.palisade.parts.rcode === "FORMERR" &&
-      noRecords(c.palisade) && c.palisade.size <= c.q.bytes.length,
-  },
-  {
     id: "tc-without-records",
     ref: "RFC 2181 §9: a client ignores a reply with TC set and asks again over TCP, so the " +
       "records NSD and Knot put into it are never used; Palisade's TC reply is the question " +

@@ -21,11 +21,8 @@ import {
   type Exception,
   judge,
   newTally,
-  onlyIn,
-  qtypeOf,
   report,
 } from "./diff_verdict.ts";
-import { TYPE_CODES } from "./diff_queries.ts";
 import { fuzzSeed, rng } from "./fuzz_mutations.ts";
 
 const QUERIES = 10_000;
@@ -43,47 +40,13 @@ const RETRIES = 2;
  */
 const PALISADE_RETRY_TIMEOUT_MS = 4_000;
 
-/** The query type's number, as the oracles echo it. */
-function qtypeCode(c: Case): number {
-  const t = qtypeOf(c);
-  return t.startsWith("UNKNOWN_") ? Number(t.slice(8)) : TYPE_CODES[t] ?? -1;
-}
-
 /**
  * Differences still being fixed. Each counts, is printed with an example,
  * and does not fail the run; the goal is an empty list. The items of issue
  * 20 are fixed and gone from here: a difference of theirs fails the run.
  * `ref` says that the suite found it and no issue item has it yet.
  */
-export const KNOWN_GAPS: Exception[] = [
-  {
-    id: "meta-qtype",
-    ref: "not in issue 20 yet (found by this suite): QTYPE OPT, TSIG, TKEY, MAILA, MAILB (and " +
-      "128-254) is looked up like any type by NSD and Knot, answered FORMERR or NOTIMP by Palisade",
-    matches: (c) => {
-      const t = qtypeCode(c);
-      return (t === 41 || (t >= 128 && t <= 254)) &&
-        ["FORMERR", "NOTIMP"].includes(c.palisade.parts.rcode) &&
-        !["FORMERR", "NOTIMP"].includes(c.nsd.parts.rcode);
-    },
-  },
-  {
-    id: "ds-at-local-child-apex",
-    ref: "not in issue 20 yet (found by this suite): DS at the apex of a child zone served here " +
-      "too is answered NODATA from the child; RFC 4035 §3.1.4.1 (and NSD, Knot) answer from the parent",
-    matches: (c) =>
-      qtypeOf(c) === "DS" && / DS /.test(c.nsd.parts.answer) && !c.palisade.parts.answer &&
-      / SOA /.test(c.palisade.parts.authority),
-  },
-  {
-    id: "axfr-over-udp",
-    ref: "not in issue 20 yet (found by this suite): AXFR over UDP is NOTIMP from NSD and Knot, " +
-      "REFUSED (apex) or NOTAUTH (other names) from Palisade",
-    matches: (c) =>
-      c.transport === "udp" && qtypeOf(c) === "AXFR" && c.nsd.parts.rcode === "NOTIMP" &&
-      onlyIn(c, ["rcode", "opt"]),
-  },
-];
+export const KNOWN_GAPS: Exception[] = [];
 
 type Server = "nsd" | "knot" | "palisade";
 

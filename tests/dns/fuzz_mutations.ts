@@ -141,3 +141,23 @@ export function badReply(reply: Uint8Array): string | null {
   if (p.flag_tc && p.answers.length) return "TC with answers";
   return null;
 }
+
+/**
+ * Whether `msg` asks something a server can answer: a query (QR clear) of 12
+ * bytes or more with QDCOUNT 1 and a question that reads to its end (labels
+ * of 1-63 bytes, no pointer, a name of at most 255 bytes, QTYPE and QCLASS
+ * present). Written from RFC 1035 §4.1, apart from the server's reader: the
+ * rest gets no reply, as from Knot.
+ */
+export function answerable(msg: Uint8Array): boolean {
+  if (msg.length < 12 || (msg[2] & 0x80) !== 0 || msg[4] !== 0 || msg[5] !== 1) return false;
+  let o = 12;
+  let nameBytes = 1;
+  while (o < msg.length && msg[o] !== 0) {
+    const len = msg[o];
+    nameBytes += len + 1;
+    if (len > 63 || nameBytes > 255) return false;
+    o += len + 1;
+  }
+  return o + 5 <= msg.length;
+}

@@ -14,6 +14,7 @@ import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { dnsTestService } from "../helpers/dns_service.ts";
+import { answerable } from "./fuzz_mutations.ts";
 import { tempStore } from "../helpers/temp_store.ts";
 import { check, propertySeed } from "./property.ts";
 import {
@@ -125,9 +126,6 @@ function decodeReply(reply: Uint8Array, msg: Uint8Array, tally: Tally) {
   return p;
 }
 
-/** Neither an ID to answer nor a query: a message that must get no answer at all. */
-const unanswerable = (msg: Uint8Array) => msg.length < 12 || (msg[2] & 0x80) !== 0;
-
 Deno.test("DnsResponder.udp/tcp: any input gets nothing, or responses that decode, with the query's ID", async () => {
   await using s = await responder();
   const tally = new Tally();
@@ -135,11 +133,15 @@ Deno.test("DnsResponder.udp/tcp: any input gets nothing, or responses that decod
     fc.property(anyInput, fc.constantFrom("127.0.0.1", "192.0.2.9"), (msg, ip) => {
       const udp = s.r.udp(msg, ip);
       const tcp = s.r.tcp(msg, ip);
-      if (unanswerable(msg)) {
-        assertEquals([udp, tcp], [null, []], "no answer without an ID, or to a response");
+      if (!answerable(msg)) {
+        assertEquals(
+          [udp, tcp],
+          [null, []],
+          "no answer without an ID and a question, or to a response",
+        );
         return;
       }
-      assert(udp !== null, "a query of 12 bytes or more is answered over UDP");
+      assert(udp !== null, "a query with a readable question is answered over UDP");
       assert(udp.length <= 1232, `UDP answer of ${udp.length} bytes`);
       decodeReply(udp, msg, tally);
       assert(tcp.length >= 1, "and over TCP");
@@ -191,7 +193,7 @@ Deno.test("DnsResponder.udp under rate limiting: any input is dropped, or answer
       fc.constantFrom("192.0.2.9", "198.51.100.7", "2001:db8::5"),
       (msg, ip) => {
         const udp = s.r.udp(msg, ip);
-        if (unanswerable(msg)) return assertEquals(udp, null);
+        if (!answerable(msg)) return assertEquals(udp, null);
         if (udp === null) return tally.add("dropped");
         decodeReply(udp, msg, tally);
       },
