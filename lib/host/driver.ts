@@ -4,6 +4,7 @@
  * (iproute2, wireguard-tools, kernel module or wireguard-go) and `none`
  * (desired state only). Both pass `driver_contract_test.ts`.
  */
+import type { NetDriver } from "./net_state.ts";
 
 /** A peer as the server side of the tunnel needs it. */
 export interface DesiredPeer {
@@ -85,8 +86,8 @@ export interface SyncResult {
   peersRemoved: number;
 }
 
-/** The operations every driver implements. */
-export interface HostDriver {
+/** The operations every driver implements (routes and firewall: net_state.ts). */
+export interface HostDriver extends NetDriver {
   readonly name: "linux" | "none";
   readonly active: boolean;
   /** Driver, tools and mode, for diagnostics. */

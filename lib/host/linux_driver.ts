@@ -23,6 +23,7 @@ import type {
   LiveState,
   SyncResult,
 } from "./driver.ts";
+import type { DesiredFirewallRule, DesiredRoute, LiveFirewall, LiveRoute } from "./net_state.ts";
 import { secretDir } from "./secret_dir.ts";
 import { wgDump } from "./wg_dump.ts";
 
@@ -217,6 +218,23 @@ export class LinuxDriver implements HostDriver {
       await this.#waitSocketGone(ifName);
       this.#log.info("Interface removed", { interface: ifName });
     });
+  }
+
+  // Routes and firewall: being built (issue 21); the contract test will cover them.
+  readRoutes(): Promise<LiveRoute[] | null> {
+    return Promise.reject(new HostError("Routes are not implemented by this driver yet"));
+  }
+
+  setRoutes(_desired: DesiredRoute[]): Promise<void> {
+    return Promise.reject(new HostError("Routes are not implemented by this driver yet"));
+  }
+
+  readFirewall(): Promise<LiveFirewall | null> {
+    return Promise.reject(new HostError("Firewall rules are not implemented by this driver yet"));
+  }
+
+  setFirewall(_rules: DesiredFirewallRule[]): Promise<void> {
+    return Promise.reject(new HostError("Firewall rules are not implemented by this driver yet"));
   }
 
   /** Applies interface fields and peers through one `wg addconf` with a 0600 file. */

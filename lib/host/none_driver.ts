@@ -4,6 +4,7 @@
  * reconcile say so instead of reporting drift that cannot be measured.
  */
 import type { DesiredInterface, DesiredPeer, HostDriver, HostInfo, SyncResult } from "./driver.ts";
+import type { DesiredFirewallRule, DesiredRoute } from "./net_state.ts";
 
 export class NoneDriver implements HostDriver {
   readonly name = "none" as const;
@@ -39,6 +40,22 @@ export class NoneDriver implements HostDriver {
   }
 
   remove(_ifName: string): Promise<void> {
+    return Promise.resolve();
+  }
+
+  readRoutes(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
+  setRoutes(_desired: DesiredRoute[]): Promise<void> {
+    return Promise.resolve();
+  }
+
+  readFirewall(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
+  setFirewall(_rules: DesiredFirewallRule[]): Promise<void> {
     return Promise.resolve();
   }
 }

@@ -10,6 +10,12 @@ import type {
   LiveState,
   SyncResult,
 } from "../host/driver.ts";
+import type {
+  DesiredFirewallRule,
+  DesiredRoute,
+  LiveFirewall,
+  LiveRoute,
+} from "../host/net_state.ts";
 
 /** An active driver that changes nothing and writes what it is asked to do into `log`. */
 class RecordingDriver implements HostDriver {
@@ -42,6 +48,18 @@ class RecordingDriver implements HostDriver {
   }
   remove(ifName: string): Promise<void> {
     return this.#step(`remove ${ifName}`);
+  }
+  readRoutes(): Promise<LiveRoute[]> {
+    return Promise.resolve([]);
+  }
+  setRoutes(desired: DesiredRoute[]): Promise<void> {
+    return this.#step(`setRoutes ${desired.length}`);
+  }
+  readFirewall(): Promise<LiveFirewall> {
+    return Promise.resolve({ present: false, chains: [], rules: [] });
+  }
+  setFirewall(rules: DesiredFirewallRule[]): Promise<void> {
+    return this.#step(`setFirewall ${rules.length}`);
   }
   async #step(what: string): Promise<void> {
     // A turn of the event loop, as a real command takes.

@@ -2,7 +2,7 @@
  * Every schema migration, in version order. Each issue adds its own file with
  * a fixed version number: 1 foundation, 2 attestation, 3 tunnels, 4 DNS,
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
- * 7 DNSSEC. Applied by `Store.open()`.
+ * 7 networks, routes and firewall rules, 8 DNSSEC. Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -11,6 +11,7 @@ import { tunnels } from "./0003_tunnels.ts";
 import { dns } from "./0004_dns.ts";
 import { attestChain } from "./0005_attest_chain.ts";
 import { attestExpiryBucket } from "./0006_attest_expiry_bucket.ts";
+import { networks } from "./0007_networks.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   dns,
   attestChain,
   attestExpiryBucket,
+  networks,
 ];
