@@ -179,7 +179,14 @@ function tunnelServices(
 ): Tunnels {
   const { config, log } = c;
   const host = driver ??
-    selectDriver({ driver: config.hostDriver, netns: config.host.netns, logger: log });
+    selectDriver({
+      driver: config.hostDriver,
+      netns: config.host.netns,
+      routeTable: config.host.routeTable,
+      routeProtocol: config.host.routeProtocol,
+      nftTable: config.host.nftTable,
+      logger: log,
+    });
   const tunnels = createTunnels({
     store: c.store,
     audit: c.audit,

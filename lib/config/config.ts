@@ -44,7 +44,13 @@ function defaults(): Config {
     secureCookies: false,
     trustedProxies: [],
     login: { ...LOGIN_DEFAULTS },
-    host: { pollMs: 5000, autoReconcile: false },
+    host: {
+      pollMs: 5000,
+      autoReconcile: false,
+      routeTable: 254,
+      routeProtocol: 97,
+      nftTable: "palisade",
+    },
     dns: {
       nameservers: ["ns1.{zone}", "ns2.{zone}"],
       axfrAllow: ["127.0.0.1", "::1"],

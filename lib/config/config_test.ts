@@ -51,13 +51,28 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     PALISADE_HOST_NETNS: "pltun-a1",
     PALISADE_HOST_POLL_MS: "1000",
     PALISADE_HOST_AUTO_RECONCILE: "true",
+    PALISADE_ROUTE_TABLE: "1000",
+    PALISADE_ROUTE_PROTOCOL: "120",
+    PALISADE_NFT_TABLE: "pal_1",
     PALISADE_DNS_NAMESERVERS: "ns1.example.net, ns2.example.net.",
     PALISADE_DNS_AXFR_ALLOW: "127.0.0.1,10.0.0.0/8",
     PALISADE_DNS_NOTIFY: "127.0.0.1:5301",
     PALISADE_ATTEST_HB_MIN_MS: "1500",
     PALISADE_ATTEST_HB_MAX_MS: "2500",
   });
-  assertEquals(c.host, { netns: "pltun-a1", pollMs: 1000, autoReconcile: true });
+  assertEquals(c.host, {
+    netns: "pltun-a1",
+    pollMs: 1000,
+    autoReconcile: true,
+    routeTable: 1000,
+    routeProtocol: 120,
+    nftTable: "pal_1",
+  });
+  assertEquals(
+    [parseConfig({}).host.routeTable, parseConfig({}).host.routeProtocol],
+    [254, 97],
+  );
+  assertEquals(parseConfig({}).host.nftTable, "palisade");
   assertEquals(c.dns.nameservers, ["ns1.example.net", "ns2.example.net."]);
   assertEquals(c.dns.notify, [{ hostname: "127.0.0.1", port: 5301 }]);
   assertEquals([c.attest.heartbeatMinMs, c.attest.heartbeatMaxMs], [1500, 2500]);
@@ -65,6 +80,12 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     { PALISADE_HOST_POLL_MS: "10" },
     { PALISADE_HOST_NETNS: "a b" },
     { PALISADE_HOST_AUTO_RECONCILE: "maybe" },
+    { PALISADE_ROUTE_TABLE: "255" },
+    { PALISADE_ROUTE_TABLE: "0" },
+    { PALISADE_ROUTE_PROTOCOL: "2" },
+    { PALISADE_ROUTE_PROTOCOL: "256" },
+    { PALISADE_NFT_TABLE: "bad name" },
+    { PALISADE_NFT_TABLE: 'x"; flush ruleset' },
     { PALISADE_DNS_AXFR_ALLOW: "10.0.0.0/33" },
     { PALISADE_DNS_NOTIFY: "ns1.example.net" },
     { PALISADE_ATTEST_HB_MIN_MS: "30000" },

@@ -9,6 +9,7 @@ import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
 import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import { LOGIN_OPTIONS } from "./login_options.ts";
+import { NET_OPTIONS } from "./net_options.ts";
 import type { Option } from "./option.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
@@ -117,6 +118,7 @@ export const OPTIONS: Option[] = [
     description: "Let the periodic pass repair drift it finds (default: report it only)",
     apply: (c, v, n) => (c.host.autoReconcile = parseBool(v, n)),
   },
+  ...NET_OPTIONS,
   {
     env: "PALISADE_DNS_NAMESERVERS",
     flag: "--dns-nameservers",

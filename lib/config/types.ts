@@ -78,6 +78,12 @@ export interface Config {
     pollMs: number;
     /** Apply drift found by the periodic pass instead of only reporting it. */
     autoReconcile: boolean;
+    /** Routing table of Palisade's routes. */
+    routeTable: number;
+    /** Route protocol tag marking Palisade's routes. */
+    routeProtocol: number;
+    /** Palisade's nftables table (family inet). */
+    nftTable: string;
   };
   dns: {
     /** Apex NS of new zones; `{zone}` stands for the zone name. */

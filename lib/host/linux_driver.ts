@@ -23,8 +23,11 @@ import type {
   LiveState,
   SyncResult,
 } from "./driver.ts";
+import { readLinuxRoutes, type RouteScope, setLinuxRoutes } from "./linux_routes.ts";
 import type { DesiredFirewallRule, DesiredRoute, LiveFirewall, LiveRoute } from "./net_state.ts";
+import { readNftTable, replaceNftTable } from "./nft_ruleset.ts";
 import { secretDir } from "./secret_dir.ts";
+import { findTools, kernelModuleLoaded } from "./tools.ts";
 import { wgDump } from "./wg_dump.ts";
 
 export interface LinuxDriverOptions {
@@ -35,37 +38,17 @@ export interface LinuxDriverOptions {
   wireguard?: "auto" | "kernel" | "userspace";
   /** Directory of wireguard-go's UAPI sockets. */
   socketDir?: string;
+  /** Routing table of Palisade's routes (default 254, main). */
+  routeTable?: number;
+  /** Route protocol tag marking Palisade's routes (default 97). */
+  routeProtocol?: number;
+  /** Name of Palisade's nftables table in family inet (default "palisade"). */
+  nftTable?: string;
 }
 
 const ZERO_KEY = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 /** Keeps `wg set … remove` argv far below ARG_MAX. */
 const REMOVE_CHUNK = 2000;
-
-/** Which of the tools are on PATH (or in /usr/sbin, /sbin). */
-export function findTools(names: string[]): Record<string, boolean> {
-  const dirs = (Deno.env.get("PATH") ?? "").split(":").concat(["/usr/sbin", "/sbin"]);
-  const out: Record<string, boolean> = {};
-  for (const n of names) {
-    out[n] = dirs.some((d) => {
-      try {
-        const st = Deno.statSync(`${d}/${n}`);
-        return st.isFile && ((st.mode ?? 0) & 0o111) !== 0;
-      } catch {
-        return false;
-      }
-    });
-  }
-  return out;
-}
-
-/** True when the wireguard kernel module is loaded. */
-export function kernelModuleLoaded(): boolean {
-  try {
-    return Deno.statSync("/sys/module/wireguard").isDirectory;
-  } catch {
-    return false;
-  }
-}
 
 function peerSection(p: DesiredPeer): string {
   return [
@@ -87,6 +70,8 @@ export class LinuxDriver implements HostDriver {
   #log: Logger;
   #mode: "kernel" | "userspace" | null;
   #socketDir: string;
+  #routes: RouteScope;
+  #nftTable: string;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: LinuxDriverOptions = {}) {
@@ -97,6 +82,8 @@ export class LinuxDriver implements HostDriver {
       ? opts.wireguard
       : null;
     this.#socketDir = opts.socketDir ?? "/var/run/wireguard";
+    this.#routes = { table: opts.routeTable ?? 254, protocol: opts.routeProtocol ?? 97 };
+    this.#nftTable = opts.nftTable ?? "palisade";
   }
 
   /** Runs host mutations one at a time so two callers never interleave commands on a device. */
@@ -220,21 +207,26 @@ export class LinuxDriver implements HostDriver {
     });
   }
 
-  // Routes and firewall: being built (issue 21); the contract test will cover them.
   readRoutes(): Promise<LiveRoute[] | null> {
-    return Promise.reject(new HostError("Routes are not implemented by this driver yet"));
+    return readLinuxRoutes(this.#run, this.#routes);
   }
 
-  setRoutes(_desired: DesiredRoute[]): Promise<void> {
-    return Promise.reject(new HostError("Routes are not implemented by this driver yet"));
+  setRoutes(desired: DesiredRoute[]): Promise<void> {
+    return this.#serial(async () => {
+      const r = await setLinuxRoutes(this.#run, this.#routes, desired);
+      if (r.set || r.removed) this.#log.info("Routes synchronized", { ...this.#routes, ...r });
+    });
   }
 
   readFirewall(): Promise<LiveFirewall | null> {
-    return Promise.reject(new HostError("Firewall rules are not implemented by this driver yet"));
+    return readNftTable(this.#run, this.#nftTable);
   }
 
-  setFirewall(_rules: DesiredFirewallRule[]): Promise<void> {
-    return Promise.reject(new HostError("Firewall rules are not implemented by this driver yet"));
+  setFirewall(rules: DesiredFirewallRule[]): Promise<void> {
+    return this.#serial(async () => {
+      await replaceNftTable(this.#run, this.#nftTable, rules);
+      this.#log.info("Firewall table replaced", { table: this.#nftTable, rules: rules.length });
+    });
   }
 
   /** Applies interface fields and peers through one `wg addconf` with a 0600 file. */

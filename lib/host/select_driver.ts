@@ -6,15 +6,32 @@
 import { ConfigError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import type { HostDriver } from "./driver.ts";
-import { findTools, kernelModuleLoaded, LinuxDriver } from "./linux_driver.ts";
+import { LinuxDriver } from "./linux_driver.ts";
 import { NoneDriver } from "./none_driver.ts";
+import { findTools, kernelModuleLoaded } from "./tools.ts";
 
 export interface HostDriverConfig {
   /** PALISADE_HOST_DRIVER */
   driver: "auto" | "linux" | "none";
   /** PALISADE_HOST_NETNS */
   netns?: string;
+  /** PALISADE_ROUTE_TABLE (default 254) */
+  routeTable?: number;
+  /** PALISADE_ROUTE_PROTOCOL (default 97) */
+  routeProtocol?: number;
+  /** PALISADE_NFT_TABLE (default "palisade") */
+  nftTable?: string;
   logger: Logger;
+}
+
+function linux(config: HostDriverConfig): LinuxDriver {
+  return new LinuxDriver({
+    netns: config.netns,
+    logger: config.logger,
+    routeTable: config.routeTable,
+    routeProtocol: config.routeProtocol,
+    nftTable: config.nftTable,
+  });
 }
 
 /** Why linux cannot run here, or null when it can. */
@@ -44,12 +61,12 @@ export function selectDriver(config: HostDriverConfig): HostDriver {
       reason: "configured",
       netns: config.netns,
     });
-    return new LinuxDriver({ netns: config.netns, logger: config.logger });
+    return linux(config);
   }
   if (why) {
     log.warn("Host driver selected", { driver: "none", reason: why });
     return new NoneDriver(`host layer is off: ${why} (PALISADE_HOST_DRIVER=auto)`);
   }
   log.info("Host driver selected", { driver: "linux", reason: "auto", netns: config.netns });
-  return new LinuxDriver({ netns: config.netns, logger: config.logger });
+  return linux(config);
 }
