@@ -23,6 +23,11 @@ export interface EventMap {
   InterfaceChanged: { id: string; action: string; name: string };
   /** A peer was created, updated, deleted, enabled, disabled or revoked (`action`). */
   PeerChanged: { id: string; action: string; interface_id: string; name: string };
+  /**
+   * A network was created or deleted (`action`), or `updated`: adopted or
+   * freed by an interface, or moved with its interface's block.
+   */
+  NetworkChanged: { id: string; action: string };
   /** A peer's latest handshake time changed (seen by the periodic host read). */
   PeerHandshake: {
     id: string;

@@ -6,6 +6,7 @@ import type { Logger } from "../log/log.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
+import type { NetworkRepo } from "./networks/network_repo.ts";
 import type { PeerRepo } from "./peer_repo.ts";
 import type { Telemetry } from "./telemetry.ts";
 
@@ -13,6 +14,7 @@ import type { Telemetry } from "./telemetry.ts";
 export interface TunnelRepos {
   interfaceRepo: InterfaceRepo;
   peerRepo: PeerRepo;
+  networkRepo: NetworkRepo;
 }
 
 export interface TunnelContext extends TunnelRepos {

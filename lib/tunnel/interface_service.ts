@@ -11,6 +11,7 @@ import { checkInterfaceUnique, checkPeersFit, freePort } from "./interface_check
 import { type InterfaceStatus, interfaceStatus } from "./interface_status.ts";
 import { type InterfaceView, interfaceView } from "./interface_view.ts";
 import { keys } from "./keys.ts";
+import { attachNetwork, detachNetwork } from "./networks/interface_network.ts";
 import { requireInterface } from "./require_row.ts";
 import { checkInterfaceAddress, checkInterfaceName, checkMtu, checkPort } from "./validate.ts";
 
@@ -87,10 +88,11 @@ export class InterfaceService {
       } catch (err) {
         throw backstop(err, conflict);
       }
+      const network = attachNetwork(this.ctx, { id, name, address_v4: address }, conflict);
       audit.record({
         actor,
         event_type: "interface.created",
-        message: `Created interface "${name}" (${address}, port ${port}, mtu ${mtu})`,
+        message: `Created interface "${name}" (${address}, port ${port}, mtu ${mtu}); ${network}`,
         resource_type: "interface",
         resource_id: id,
       });
@@ -139,6 +141,9 @@ export class InterfaceService {
       } catch (err) {
         throw backstop(err, what);
       }
+      // The network follows the block; a move onto another network's block is refused here.
+      const network = attachNetwork(this.ctx, { id, name, address_v4: address }, what);
+      if (network) changed.push(network);
       audit.record({
         actor,
         event_type: "interface.updated",
@@ -169,11 +174,12 @@ export class InterfaceService {
     const { transactor, interfaceRepo, peerRepo, audit, events } = this.ctx;
     transactor.tx(() => {
       const n = peerRepo.countOf(id);
+      const network = detachNetwork(this.ctx, id);
       interfaceRepo.delete(id);
       audit.record({
         actor,
         event_type: "interface.deleted",
-        message: `Deleted interface "${cur.name}" and its ${n} peers`,
+        message: `Deleted interface "${cur.name}" and its ${n} peers${network && `; ${network}`}`,
         resource_type: "interface",
         resource_id: id,
       });

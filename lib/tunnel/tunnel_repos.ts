@@ -2,9 +2,14 @@
 import type { Store } from "../store/store.ts";
 import type { TunnelRepos } from "./context.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
+import { SqliteNetworkRepo } from "./networks/network_repo.ts";
 import { SqlitePeerRepo } from "./peer_repo.ts";
 
-/** Builds the interface and peer repositories over `store`. */
+/** Builds the interface, peer and network repositories over `store`. */
 export function tunnelRepos(store: Store): TunnelRepos {
-  return { interfaceRepo: new SqliteInterfaceRepo(store), peerRepo: new SqlitePeerRepo(store) };
+  return {
+    interfaceRepo: new SqliteInterfaceRepo(store),
+    peerRepo: new SqlitePeerRepo(store),
+    networkRepo: new SqliteNetworkRepo(store),
+  };
 }

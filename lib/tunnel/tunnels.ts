@@ -16,6 +16,7 @@ import { HostSync } from "./host_sync.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
 import { InterfaceService } from "./interface_service.ts";
 import { TunnelMonitor } from "./monitor.ts";
+import { NetworkService } from "./networks/network_service.ts";
 import { PeerService } from "./peer_service.ts";
 import { Reconciler, type ReconcileResult } from "./reconcile.ts";
 import { Telemetry } from "./telemetry.ts";
@@ -43,6 +44,7 @@ export type { DiagnosticCheck, TunnelDiagnostics } from "./diagnostics.ts";
 export interface Tunnels {
   interfaces: InterfaceService;
   peers: PeerService;
+  networks: NetworkService;
   reconciler: Reconciler;
   monitor: TunnelMonitor;
   telemetry: Telemetry;
@@ -52,7 +54,8 @@ export interface Tunnels {
   /** GET /client-profiles/resolve */
   resolveClientProfile(device?: string, connection?: string): ClientProfile;
   /**
-   * Applies stored state to the host (a reboot loses nothing), then starts the
+   * Gives interfaces stored before networks existed their network, applies
+   * stored state to the host (a reboot loses nothing), then starts the
    * periodic pass. Never throws: a failure is logged, returned with
    * `verified: false` and shown by diagnostics.
    */
@@ -86,10 +89,12 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     pollMs: opts.pollMs,
     autoReconcile: opts.autoReconcile,
   });
+  const networks = new NetworkService(ctx);
   let startError: string | null = null;
   return {
     interfaces: new InterfaceService(ctx),
     peers: new PeerService(ctx, opts.serverEndpoint),
+    networks,
     reconciler,
     monitor,
     telemetry,
@@ -97,6 +102,12 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     listClientProfiles: clientProfiles,
     resolveClientProfile,
     async start() {
+      try {
+        const made = networks.backfill();
+        if (made) log.info("Networks made for interfaces stored without one", { networks: made });
+      } catch (err) {
+        log.error("Giving interfaces their networks failed", { error: err });
+      }
       try {
         const r = await reconciler.apply("system");
         startError = null;

@@ -18,6 +18,8 @@ function param(op: Json, name: string): Json {
   return p.schema;
 }
 
+const OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+
 const body = (op: Json, type = "application/json"): Json => op.requestBody.content[type].schema;
 
 /** The integer branch of a nullable integer, or the schema itself. */
@@ -54,6 +56,12 @@ Deno.test("the admin document lists the fixed values, name patterns and bounds t
     assertEquals([int(s.mtu).minimum, int(s.mtu).maximum], [1280, 9000]);
     assertEquals([int(s.keepalive).minimum, int(s.keepalive).maximum], [0, 65535]);
   }
+
+  const network = body(p["/api/v1/networks"].post).properties;
+  assertEquals(network.name.pattern, "^[A-Za-z0-9._-]{1,64}$");
+  assertEquals(network.cidr.pattern, `^${OCTET}(\\.${OCTET}){3}/([89]|[12][0-9]|30)$`);
+  const limit = param(p["/api/v1/networks/{id}/available"].get, "limit");
+  assertEquals([limit.minimum, limit.maximum], [1, 1000]);
 
   const ws = p["/api/v1/ws"].get.responses;
   assert(ws["101"], "GET /ws answers 101");

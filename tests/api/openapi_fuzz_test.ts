@@ -68,6 +68,7 @@ async function adminFixtures(send: Send, session: Send): Promise<Record<string, 
   });
   const peer = await send("POST", `/api/v1/interfaces/${iface.id}/peers`, { name: "fuzz-peer" });
   const bare = await send("POST", "/api/v1/interfaces", { name: "fz1", address_v4: "10.7.0.1/24" });
+  const networks = await networkFixtures(send, iface.id as string);
   const settings = {
     "wireguard.server_host": "vpn.example.com",
     "wireguard.server_port": 51820,
@@ -85,6 +86,25 @@ async function adminFixtures(send: Send, session: Send): Promise<Record<string, 
     peers: peer.id as string,
     tokens: (token.meta as { id: string }).id,
     diagnostics: "database",
+    ...networks,
+  };
+}
+
+/**
+ * The fixture interface's network (the examples of `after` lie in its block)
+ * and, for the member route, a free pool: a network an interface uses cannot
+ * be deleted. Pools left by earlier operations go first.
+ */
+async function networkFixtures(send: Send, interfaceId: string): Promise<Record<string, string>> {
+  type Net = { id: string; interface_id: string | null };
+  const { networks } = await send("GET", "/api/v1/networks") as { networks: Net[] };
+  for (const n of networks.filter((n) => n.interface_id === null)) {
+    await send("DELETE", `/api/v1/networks/${n.id}`);
+  }
+  const pool = await send("POST", "/api/v1/networks", { name: "fz-pool", cidr: "10.6.0.0/24" });
+  return {
+    networks: networks.find((n) => n.interface_id === interfaceId)!.id,
+    "/api/v1/networks/{id}": pool.id as string,
   };
 }
 

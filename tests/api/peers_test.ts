@@ -210,7 +210,10 @@ Deno.test("tunnel mutations stream InterfaceChanged, PeerChanged and an AuditEve
     "peer.deleted AuditEvent",
   );
   const changes = ws.frames.filter((f) => f.type !== "AuditEvent").map((f) => f.payload);
+  const network = (await api.get("/networks")).body.networks[0];
   assertEquals(changes, [
+    // The interface's subnet became a network in the same transaction.
+    { id: network.id, action: "created" },
     { id: iface.id, action: "created", name: "wg1" },
     { id: peer.id, action: "created", interface_id: iface.id, name: "a" },
     { id: peer.id, action: "disabled", interface_id: iface.id, name: "a" },
@@ -219,7 +222,14 @@ Deno.test("tunnel mutations stream InterfaceChanged, PeerChanged and an AuditEve
   ]);
   assertEquals(
     ws.frames.filter((f) => f.type !== "AuditEvent").map((f) => f.type),
-    ["InterfaceChanged", "PeerChanged", "PeerChanged", "InterfaceChanged", "PeerChanged"],
+    [
+      "NetworkChanged",
+      "InterfaceChanged",
+      "PeerChanged",
+      "PeerChanged",
+      "InterfaceChanged",
+      "PeerChanged",
+    ],
   );
   const audits = ws.frames.filter((f) => f.type === "AuditEvent").map((f) => f.payload);
   assertEquals(audits.map((a) => a.event_type), [
