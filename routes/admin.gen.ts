@@ -36,31 +36,37 @@ import * as $32 from "./admin/api/v1/client-profiles/index.ts";
 import * as $33 from "./admin/api/v1/client-profiles/resolve.ts";
 import * as $34 from "./admin/api/v1/diagnostics/[subsystem].ts";
 import * as $35 from "./admin/api/v1/diagnostics/all.ts";
-import * as $36 from "./admin/api/v1/interfaces/[id].ts";
-import * as $37 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $38 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $39 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $40 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $41 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $42 from "./admin/api/v1/interfaces/index.ts";
-import * as $43 from "./admin/api/v1/openapi.json.ts";
-import * as $44 from "./admin/api/v1/peers/[id].ts";
-import * as $45 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $46 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $47 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $48 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $49 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $50 from "./admin/api/v1/peers/index.ts";
-import * as $51 from "./admin/api/v1/reconcile/apply.ts";
-import * as $52 from "./admin/api/v1/reconcile/plan.ts";
-import * as $53 from "./admin/api/v1/system/health.ts";
-import * as $54 from "./admin/api/v1/system/index.ts";
-import * as $55 from "./admin/api/v1/system/settings.ts";
-import * as $56 from "./admin/api/v1/system/version.ts";
-import * as $57 from "./admin/api/v1/ws.ts";
-import * as $58 from "./admin/login.tsx";
-import * as $59 from "./admin/logout.ts";
-import * as $60 from "./admin/static/[...path].ts";
+import * as $36 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $37 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $38 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $39 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $40 from "./admin/api/v1/interfaces/[id].ts";
+import * as $41 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $42 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $43 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $44 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $45 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $46 from "./admin/api/v1/interfaces/index.ts";
+import * as $47 from "./admin/api/v1/openapi.json.ts";
+import * as $48 from "./admin/api/v1/peers/[id].ts";
+import * as $49 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $50 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $51 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $52 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $53 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $54 from "./admin/api/v1/peers/index.ts";
+import * as $55 from "./admin/api/v1/reconcile/apply.ts";
+import * as $56 from "./admin/api/v1/reconcile/plan.ts";
+import * as $57 from "./admin/api/v1/routes/[id].ts";
+import * as $58 from "./admin/api/v1/routes/index.ts";
+import * as $59 from "./admin/api/v1/system/health.ts";
+import * as $60 from "./admin/api/v1/system/index.ts";
+import * as $61 from "./admin/api/v1/system/settings.ts";
+import * as $62 from "./admin/api/v1/system/version.ts";
+import * as $63 from "./admin/api/v1/ws.ts";
+import * as $64 from "./admin/login.tsx";
+import * as $65 from "./admin/logout.ts";
+import * as $66 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -100,29 +106,35 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/client-profiles/resolve.ts": $33,
   "api/v1/diagnostics/[subsystem].ts": $34,
   "api/v1/diagnostics/all.ts": $35,
-  "api/v1/interfaces/[id].ts": $36,
-  "api/v1/interfaces/[id]/disable.ts": $37,
-  "api/v1/interfaces/[id]/enable.ts": $38,
-  "api/v1/interfaces/[id]/peers.ts": $39,
-  "api/v1/interfaces/[id]/restart.ts": $40,
-  "api/v1/interfaces/[id]/status.ts": $41,
-  "api/v1/interfaces/index.ts": $42,
-  "api/v1/openapi.json.ts": $43,
-  "api/v1/peers/[id].ts": $44,
-  "api/v1/peers/[id]/config.ts": $45,
-  "api/v1/peers/[id]/disable.ts": $46,
-  "api/v1/peers/[id]/enable.ts": $47,
-  "api/v1/peers/[id]/qr.ts": $48,
-  "api/v1/peers/[id]/revoke.ts": $49,
-  "api/v1/peers/index.ts": $50,
-  "api/v1/reconcile/apply.ts": $51,
-  "api/v1/reconcile/plan.ts": $52,
-  "api/v1/system/health.ts": $53,
-  "api/v1/system/index.ts": $54,
-  "api/v1/system/settings.ts": $55,
-  "api/v1/system/version.ts": $56,
-  "api/v1/ws.ts": $57,
-  "login.tsx": $58,
-  "logout.ts": $59,
-  "static/[...path].ts": $60,
+  "api/v1/firewall/rules/[id].ts": $36,
+  "api/v1/firewall/rules/[id]/disable.ts": $37,
+  "api/v1/firewall/rules/[id]/enable.ts": $38,
+  "api/v1/firewall/rules/index.ts": $39,
+  "api/v1/interfaces/[id].ts": $40,
+  "api/v1/interfaces/[id]/disable.ts": $41,
+  "api/v1/interfaces/[id]/enable.ts": $42,
+  "api/v1/interfaces/[id]/peers.ts": $43,
+  "api/v1/interfaces/[id]/restart.ts": $44,
+  "api/v1/interfaces/[id]/status.ts": $45,
+  "api/v1/interfaces/index.ts": $46,
+  "api/v1/openapi.json.ts": $47,
+  "api/v1/peers/[id].ts": $48,
+  "api/v1/peers/[id]/config.ts": $49,
+  "api/v1/peers/[id]/disable.ts": $50,
+  "api/v1/peers/[id]/enable.ts": $51,
+  "api/v1/peers/[id]/qr.ts": $52,
+  "api/v1/peers/[id]/revoke.ts": $53,
+  "api/v1/peers/index.ts": $54,
+  "api/v1/reconcile/apply.ts": $55,
+  "api/v1/reconcile/plan.ts": $56,
+  "api/v1/routes/[id].ts": $57,
+  "api/v1/routes/index.ts": $58,
+  "api/v1/system/health.ts": $59,
+  "api/v1/system/index.ts": $60,
+  "api/v1/system/settings.ts": $61,
+  "api/v1/system/version.ts": $62,
+  "api/v1/ws.ts": $63,
+  "login.tsx": $64,
+  "logout.ts": $65,
+  "static/[...path].ts": $66,
 };

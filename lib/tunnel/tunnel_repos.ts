@@ -1,10 +1,17 @@
 /** The SQLite repositories of the tunnel domain over one store. */
 import type { Store } from "../store/store.ts";
 import type { TunnelRepos } from "./context.ts";
+import { SqliteFirewallRepo } from "./firewall/firewall_repo.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
 import { SqlitePeerRepo } from "./peer_repo.ts";
+import { SqliteRouteRepo } from "./routes/route_repo.ts";
 
-/** Builds the interface and peer repositories over `store`. */
+/** Builds the interface, peer, route and firewall rule repositories over `store`. */
 export function tunnelRepos(store: Store): TunnelRepos {
-  return { interfaceRepo: new SqliteInterfaceRepo(store), peerRepo: new SqlitePeerRepo(store) };
+  return {
+    interfaceRepo: new SqliteInterfaceRepo(store),
+    peerRepo: new SqlitePeerRepo(store),
+    routeRepo: new SqliteRouteRepo(store),
+    firewallRepo: new SqliteFirewallRepo(store),
+  };
 }
