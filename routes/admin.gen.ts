@@ -36,34 +36,40 @@ import * as $32 from "./admin/api/v1/client-profiles/index.ts";
 import * as $33 from "./admin/api/v1/client-profiles/resolve.ts";
 import * as $34 from "./admin/api/v1/diagnostics/[subsystem].ts";
 import * as $35 from "./admin/api/v1/diagnostics/all.ts";
-import * as $36 from "./admin/api/v1/interfaces/[id].ts";
-import * as $37 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $38 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $39 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $40 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $41 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $42 from "./admin/api/v1/interfaces/index.ts";
-import * as $43 from "./admin/api/v1/networks/[id].ts";
-import * as $44 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $45 from "./admin/api/v1/networks/index.ts";
-import * as $46 from "./admin/api/v1/openapi.json.ts";
-import * as $47 from "./admin/api/v1/peers/[id].ts";
-import * as $48 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $49 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $50 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $51 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $52 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $53 from "./admin/api/v1/peers/index.ts";
-import * as $54 from "./admin/api/v1/reconcile/apply.ts";
-import * as $55 from "./admin/api/v1/reconcile/plan.ts";
-import * as $56 from "./admin/api/v1/system/health.ts";
-import * as $57 from "./admin/api/v1/system/index.ts";
-import * as $58 from "./admin/api/v1/system/settings.ts";
-import * as $59 from "./admin/api/v1/system/version.ts";
-import * as $60 from "./admin/api/v1/ws.ts";
-import * as $61 from "./admin/login.tsx";
-import * as $62 from "./admin/logout.ts";
-import * as $63 from "./admin/static/[...path].ts";
+import * as $36 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $37 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $38 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $39 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $40 from "./admin/api/v1/interfaces/[id].ts";
+import * as $41 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $42 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $43 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $44 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $45 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $46 from "./admin/api/v1/interfaces/index.ts";
+import * as $47 from "./admin/api/v1/networks/[id].ts";
+import * as $48 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $49 from "./admin/api/v1/networks/index.ts";
+import * as $50 from "./admin/api/v1/openapi.json.ts";
+import * as $51 from "./admin/api/v1/peers/[id].ts";
+import * as $52 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $53 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $54 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $55 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $56 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $57 from "./admin/api/v1/peers/index.ts";
+import * as $58 from "./admin/api/v1/reconcile/apply.ts";
+import * as $59 from "./admin/api/v1/reconcile/plan.ts";
+import * as $60 from "./admin/api/v1/routes/[id].ts";
+import * as $61 from "./admin/api/v1/routes/index.ts";
+import * as $62 from "./admin/api/v1/system/health.ts";
+import * as $63 from "./admin/api/v1/system/index.ts";
+import * as $64 from "./admin/api/v1/system/settings.ts";
+import * as $65 from "./admin/api/v1/system/version.ts";
+import * as $66 from "./admin/api/v1/ws.ts";
+import * as $67 from "./admin/login.tsx";
+import * as $68 from "./admin/logout.ts";
+import * as $69 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -103,32 +109,38 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/client-profiles/resolve.ts": $33,
   "api/v1/diagnostics/[subsystem].ts": $34,
   "api/v1/diagnostics/all.ts": $35,
-  "api/v1/interfaces/[id].ts": $36,
-  "api/v1/interfaces/[id]/disable.ts": $37,
-  "api/v1/interfaces/[id]/enable.ts": $38,
-  "api/v1/interfaces/[id]/peers.ts": $39,
-  "api/v1/interfaces/[id]/restart.ts": $40,
-  "api/v1/interfaces/[id]/status.ts": $41,
-  "api/v1/interfaces/index.ts": $42,
-  "api/v1/networks/[id].ts": $43,
-  "api/v1/networks/[id]/available.ts": $44,
-  "api/v1/networks/index.ts": $45,
-  "api/v1/openapi.json.ts": $46,
-  "api/v1/peers/[id].ts": $47,
-  "api/v1/peers/[id]/config.ts": $48,
-  "api/v1/peers/[id]/disable.ts": $49,
-  "api/v1/peers/[id]/enable.ts": $50,
-  "api/v1/peers/[id]/qr.ts": $51,
-  "api/v1/peers/[id]/revoke.ts": $52,
-  "api/v1/peers/index.ts": $53,
-  "api/v1/reconcile/apply.ts": $54,
-  "api/v1/reconcile/plan.ts": $55,
-  "api/v1/system/health.ts": $56,
-  "api/v1/system/index.ts": $57,
-  "api/v1/system/settings.ts": $58,
-  "api/v1/system/version.ts": $59,
-  "api/v1/ws.ts": $60,
-  "login.tsx": $61,
-  "logout.ts": $62,
-  "static/[...path].ts": $63,
+  "api/v1/firewall/rules/[id].ts": $36,
+  "api/v1/firewall/rules/[id]/disable.ts": $37,
+  "api/v1/firewall/rules/[id]/enable.ts": $38,
+  "api/v1/firewall/rules/index.ts": $39,
+  "api/v1/interfaces/[id].ts": $40,
+  "api/v1/interfaces/[id]/disable.ts": $41,
+  "api/v1/interfaces/[id]/enable.ts": $42,
+  "api/v1/interfaces/[id]/peers.ts": $43,
+  "api/v1/interfaces/[id]/restart.ts": $44,
+  "api/v1/interfaces/[id]/status.ts": $45,
+  "api/v1/interfaces/index.ts": $46,
+  "api/v1/networks/[id].ts": $47,
+  "api/v1/networks/[id]/available.ts": $48,
+  "api/v1/networks/index.ts": $49,
+  "api/v1/openapi.json.ts": $50,
+  "api/v1/peers/[id].ts": $51,
+  "api/v1/peers/[id]/config.ts": $52,
+  "api/v1/peers/[id]/disable.ts": $53,
+  "api/v1/peers/[id]/enable.ts": $54,
+  "api/v1/peers/[id]/qr.ts": $55,
+  "api/v1/peers/[id]/revoke.ts": $56,
+  "api/v1/peers/index.ts": $57,
+  "api/v1/reconcile/apply.ts": $58,
+  "api/v1/reconcile/plan.ts": $59,
+  "api/v1/routes/[id].ts": $60,
+  "api/v1/routes/index.ts": $61,
+  "api/v1/system/health.ts": $62,
+  "api/v1/system/index.ts": $63,
+  "api/v1/system/settings.ts": $64,
+  "api/v1/system/version.ts": $65,
+  "api/v1/ws.ts": $66,
+  "login.tsx": $67,
+  "logout.ts": $68,
+  "static/[...path].ts": $69,
 };

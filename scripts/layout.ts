@@ -88,8 +88,25 @@ export function longFunctions(file: string, text: string): Violation[] {
   return out;
 }
 
-/** What lib/ may not import: the HTTP layer, pages, Hono, the browser module's glue. */
-const LIB_IMPORT = /from\s+["'][^"']*(\/server\/|\/routes\/|\/islands\/|hono|wasm\/glue)/;
+/** An import's specifier. */
+const IMPORT_FROM = /from\s+["']([^"']+)["']/;
+/** What lib/ may not import: the HTTP layer, pages (top-level folders), Hono, the browser module's glue. */
+const LIB_FORBIDDEN_DIRS = ["server/", "routes/", "islands/"];
+
+/**
+ * True when `spec`, imported by `file`, is what lib/ may not import. Paths
+ * are resolved first, so a domain folder of lib/ that happens to be called
+ * `routes` (lib/tunnel/routes/) is not the top-level routes/.
+ */
+function forbiddenLibImport(file: string, spec: string): boolean {
+  if (/hono|wasm\/glue/.test(spec)) return true;
+  const path = spec.startsWith("@/")
+    ? spec.slice(2)
+    : spec.startsWith(".")
+    ? new URL(spec, `file:///${file}`).pathname.slice(1)
+    : null;
+  return path !== null && LIB_FORBIDDEN_DIRS.some((d) => path.startsWith(d));
+}
 /** The one adapter of the WASM core on the server, which loads it through the glue. */
 const GLUE_ADAPTER = "lib/attest/core.ts";
 
@@ -111,8 +128,9 @@ export function lineRules(file: string, lines: string[]): Violation[] {
     if (file.startsWith("routes/") && LITERAL_STATUS.test(text)) {
       out.push({ ...at, rule: "literal-status", detail: text.trim() });
     }
+    const spec = IMPORT_FROM.exec(text)?.[1];
     if (
-      file.startsWith("lib/") && LIB_IMPORT.test(text) && file !== GLUE_ADAPTER
+      file.startsWith("lib/") && spec && forbiddenLibImport(file, spec) && file !== GLUE_ADAPTER
     ) {
       out.push({ ...at, rule: "lib-import", detail: text.trim() });
     }

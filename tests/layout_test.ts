@@ -44,4 +44,15 @@ Deno.test("lineRules() flags SQL outside repositories, decisions on message text
   assertEquals(rules("lib/x.ts", 'import { Hono } from "hono";'), ["lib-import"]);
   assertEquals(rules("lib/x.ts", 'import { toHex } from "../../wasm/glue.ts";'), ["lib-import"]);
   assertEquals(rules("lib/attest/core.ts", '} from "../../wasm/glue.ts";'), []);
+  assertEquals(rules("lib/x.ts", 'import { define } from "../server/http/define.ts";'), [
+    "lib-import",
+  ]);
+  assertEquals(rules("lib/tunnel/x.ts", 'import * as gen from "../../routes/admin.gen.ts";'), [
+    "lib-import",
+  ]);
+  assertEquals(rules("lib/x.ts", 'import { manifest } from "@/routes/admin.gen.ts";'), [
+    "lib-import",
+  ]);
+  // A domain folder of lib/ named routes is not the top-level routes/.
+  assertEquals(rules("lib/tunnel/x.ts", 'import { RouteRepo } from "./routes/route_repo.ts";'), []);
 });

@@ -28,6 +28,16 @@ export interface EventMap {
    * freed by an interface, or moved with its interface's block.
    */
   NetworkChanged: { id: string; action: string };
+  /**
+   * A route was created or deleted (`action`), sent once the host has it
+   * (docs/tunnels.md, "Routes").
+   */
+  RouteChanged: { id: string; action: string };
+  /**
+   * A firewall rule was created, deleted, enabled or disabled (`action`), sent
+   * once Palisade's nftables table has it (docs/tunnels.md, "Firewall rules").
+   */
+  FirewallChanged: { id: string; action: string };
   /** A peer's latest handshake time changed (seen by the periodic host read). */
   PeerHandshake: {
     id: string;

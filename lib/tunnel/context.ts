@@ -4,10 +4,12 @@ import type { Clock } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
 import type { Transactor } from "../store/transactor.ts";
+import type { FirewallRepo } from "./firewall/firewall_repo.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
 import type { NetworkRepo } from "./networks/network_repo.ts";
 import type { PeerRepo } from "./peer_repo.ts";
+import type { RouteRepo } from "./routes/route_repo.ts";
 import type { Telemetry } from "./telemetry.ts";
 
 /** The tunnel domain's repositories. */
@@ -15,6 +17,8 @@ export interface TunnelRepos {
   interfaceRepo: InterfaceRepo;
   peerRepo: PeerRepo;
   networkRepo: NetworkRepo;
+  routeRepo: RouteRepo;
+  firewallRepo: FirewallRepo;
 }
 
 export interface TunnelContext extends TunnelRepos {

@@ -38,3 +38,20 @@ export async function applyThenEmit<K extends EventType>(
     ctx.events.emit(type, payload);
   }
 }
+
+/**
+ * `applyToHost`, then the event, only when the apply succeeded: routes and
+ * firewall rules announce what the host now has (docs/tunnels.md). A failed
+ * apply throws HostError (the change is saved) and announces nothing; the
+ * audit record still tells of the stored change.
+ */
+export async function applyThenAnnounce<K extends EventType>(
+  ctx: HostDeps & Pick<TunnelContext, "events">,
+  what: string,
+  fn: () => Promise<unknown>,
+  type: K,
+  payload: EventMap[K],
+): Promise<void> {
+  await applyToHost(ctx, what, fn);
+  ctx.events.emit(type, payload);
+}

@@ -14,6 +14,7 @@ import type { HostDriver, SyncResult } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
 import type { TunnelRepos } from "./context.ts";
 import { desiredPeer, desiredState } from "./desired_state.ts";
+import { desiredFirewall, desiredRoutes } from "./net_desired.ts";
 
 export class HostSync {
   #queue: Promise<unknown> = Promise.resolve();
@@ -87,5 +88,25 @@ export class HostSync {
     const ifName = row.interface_name;
     if (row.status === "enabled") await this.driver.setPeers(ifName, [desiredPeer(row)], []);
     else await this.driver.setPeers(ifName, [], [row.public_key]);
+  }
+
+  /** Makes Palisade's routes on the host the stored routes of enabled interfaces. */
+  async syncRoutes(): Promise<void> {
+    await this.driver.setRoutes(desiredRoutes(this.repos));
+  }
+
+  /** Replaces Palisade's firewall table with the enabled stored rules, in order. */
+  async syncFirewall(): Promise<void> {
+    await this.driver.setFirewall(desiredFirewall(this.repos));
+  }
+
+  /** Re-applies the routes when some go through the interface (its name, address or link changed). */
+  async syncRoutesOf(interfaceId: string): Promise<void> {
+    if (this.repos.routeRepo.ofInterface(interfaceId).length) await this.syncRoutes();
+  }
+
+  /** Re-applies the firewall table when some rule matches the interface (its name changed). */
+  async syncFirewallOf(interfaceId: string): Promise<void> {
+    if (this.repos.firewallRepo.ofInterface(interfaceId).length) await this.syncFirewall();
   }
 }

@@ -12,6 +12,7 @@ import { type InterfaceStatus, interfaceStatus } from "./interface_status.ts";
 import { type InterfaceView, interfaceView } from "./interface_view.ts";
 import { keys } from "./keys.ts";
 import { attachNetwork, detachNetwork } from "./networks/interface_network.ts";
+import { checkInterfaceUnused, checkRoutesFit } from "./net_checks.ts";
 import { requireInterface } from "./require_row.ts";
 import { checkInterfaceAddress, checkInterfaceName, checkMtu, checkPort } from "./validate.ts";
 
@@ -131,7 +132,10 @@ export class InterfaceService {
     const { transactor, interfaceRepo, peerRepo, audit, events, clock } = this.ctx;
     transactor.tx(() => {
       checkInterfaceUnique(interfaceRepo, what, id, name, address, port);
-      if (address !== cur.address_v4) checkPeersFit(peerRepo, what, id, address);
+      if (address !== cur.address_v4) {
+        checkPeersFit(peerRepo, what, id, address);
+        checkRoutesFit(this.ctx, interfaceRepo.all(), id, address, what);
+      }
       try {
         interfaceRepo.update(
           id,
@@ -159,6 +163,9 @@ export class InterfaceService {
       // A device cannot be renamed while in use; a new name means a new device.
       if (name !== cur.name) await this.ctx.host.driver.remove(cur.name);
       await this.ctx.host.syncInterface(id);
+      // Routes name the device and need its block; rules name the device.
+      await this.ctx.host.syncRoutesOf(id);
+      if (name !== cur.name) await this.ctx.host.syncFirewallOf(id);
     });
     return this.get(id);
   }
@@ -173,6 +180,7 @@ export class InterfaceService {
     }
     const { transactor, interfaceRepo, peerRepo, audit, events } = this.ctx;
     transactor.tx(() => {
+      checkInterfaceUnused(this.ctx, cur);
       const n = peerRepo.countOf(id);
       const network = detachNetwork(this.ctx, id);
       interfaceRepo.delete(id);
@@ -229,7 +237,11 @@ export class InterfaceService {
       });
     }
     // Applied even when unchanged in the store, so enable also repairs a link set down by hand.
-    await applyToHost(this.ctx, `Interface "${cur.name}"`, () => this.ctx.host.syncInterface(id));
+    // A disabled interface's routes leave the host; enabling puts them back.
+    await applyToHost(this.ctx, `Interface "${cur.name}"`, async () => {
+      await this.ctx.host.syncInterface(id);
+      await this.ctx.host.syncRoutesOf(id);
+    });
     return this.get(id);
   }
 

@@ -12,6 +12,7 @@ import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
 import { type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
+import { FirewallService } from "./firewall/firewall_service.ts";
 import { HostSync } from "./host_sync.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
 import { InterfaceService } from "./interface_service.ts";
@@ -19,6 +20,7 @@ import { TunnelMonitor } from "./monitor.ts";
 import { NetworkService } from "./networks/network_service.ts";
 import { PeerService } from "./peer_service.ts";
 import { Reconciler, type ReconcileResult } from "./reconcile.ts";
+import { RouteService } from "./routes/route_service.ts";
 import { Telemetry } from "./telemetry.ts";
 import { tunnelRepos } from "./tunnel_repos.ts";
 
@@ -45,6 +47,8 @@ export interface Tunnels {
   interfaces: InterfaceService;
   peers: PeerService;
   networks: NetworkService;
+  routes: RouteService;
+  firewall: FirewallService;
   reconciler: Reconciler;
   monitor: TunnelMonitor;
   telemetry: Telemetry;
@@ -55,8 +59,9 @@ export interface Tunnels {
   resolveClientProfile(device?: string, connection?: string): ClientProfile;
   /**
    * Gives interfaces stored before networks existed their network, applies
-   * stored state to the host (a reboot loses nothing), then starts the
-   * periodic pass. Never throws: a failure is logged, returned with
+   * stored state to the host (a reboot loses nothing): interfaces and
+   * peers, then routes (they need the devices) and the firewall table; then
+   * starts the periodic pass. Never throws: a failure is logged, returned with
    * `verified: false` and shown by diagnostics.
    */
   start(): Promise<ReconcileResult>;
@@ -95,6 +100,8 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     interfaces: new InterfaceService(ctx),
     peers: new PeerService(ctx, opts.serverEndpoint),
     networks,
+    routes: new RouteService(ctx),
+    firewall: new FirewallService(ctx),
     reconciler,
     monitor,
     telemetry,
@@ -115,7 +122,10 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
           applied: r.applied.length,
           verified: r.verified,
         });
-        return r;
+        return await applyNetAtStart(host, r, (e) => {
+          startError = e;
+          log.error("Applying stored routes and firewall rules failed", { error: e });
+        });
       } catch (err) {
         // Keep serving: the API is how an operator fixes the cause, and the
         // plan, diagnostics and the periodic pass show what is left.
@@ -139,4 +149,33 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
     counts: () => repos.interfaceRepo.counts(),
   };
+}
+
+/**
+ * Routes and the firewall table at start, after the devices exist. A failure
+ * is reported like an interface failure (verified false, diagnostics'
+ * startup_apply), and the firewall is still tried when the routes failed.
+ */
+async function applyNetAtStart(
+  host: HostSync,
+  r: ReconcileResult,
+  fail: (error: string) => void,
+): Promise<ReconcileResult> {
+  if (!host.driver.active) return r;
+  const errors: string[] = [];
+  for (
+    const [what, fn] of [["routes", () => host.syncRoutes()], [
+      "firewall rules",
+      () => host.syncFirewall(),
+    ]] as const
+  ) {
+    try {
+      await host.run(fn);
+    } catch (err) {
+      errors.push(`Applying stored ${what} failed: ${(err as Error).message}`);
+    }
+  }
+  if (!errors.length) return r;
+  fail(errors.join("; "));
+  return { ...r, verified: false, detail: [r.detail, ...errors].filter(Boolean).join("; ") };
 }

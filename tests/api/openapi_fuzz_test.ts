@@ -53,10 +53,16 @@ function client(base: string, credential: Record<string, string>): Send {
 }
 
 /**
- * Fresh admin resources: an interface with one peer, a spare token (made with
- * a session: tokens do not make tokens), the endpoint settings.
+ * Fresh admin resources: an interface with one peer, a route through it, a
+ * firewall rule, a spare token (made with a session: tokens do not make
+ * tokens), the endpoint settings.
  */
 async function adminFixtures(send: Send, session: Send): Promise<Record<string, string>> {
+  // Routes and rules first: an interface they use cannot be deleted.
+  const { routes } = await send("GET", "/api/v1/routes") as { routes: { id: string }[] };
+  for (const r of routes) await send("DELETE", `/api/v1/routes/${r.id}`);
+  const { rules } = await send("GET", "/api/v1/firewall/rules") as { rules: { id: string }[] };
+  for (const r of rules) await send("DELETE", `/api/v1/firewall/rules/${r.id}`);
   const { interfaces } = await send("GET", "/api/v1/interfaces") as {
     interfaces: { id: string }[];
   };
@@ -69,6 +75,16 @@ async function adminFixtures(send: Send, session: Send): Promise<Record<string, 
   const peer = await send("POST", `/api/v1/interfaces/${iface.id}/peers`, { name: "fuzz-peer" });
   const bare = await send("POST", "/api/v1/interfaces", { name: "fz1", address_v4: "10.7.0.1/24" });
   const networks = await networkFixtures(send, iface.id as string);
+  const route = await send("POST", "/api/v1/routes", {
+    destination: "10.60.0.0/24",
+    gateway: "10.8.0.3",
+  });
+  const rule = await send("POST", "/api/v1/firewall/rules", {
+    name: "fuzz-rule",
+    protocol: "tcp",
+    port: 22,
+    action: "accept",
+  });
   const settings = {
     "wireguard.server_host": "vpn.example.com",
     "wireguard.server_port": 51820,
@@ -84,6 +100,8 @@ async function adminFixtures(send: Send, session: Send): Promise<Record<string, 
     // that would leave a peer out is refused (422) for the state, not the input.
     "/api/v1/interfaces/{id}": bare.id as string,
     peers: peer.id as string,
+    routes: route.id as string,
+    rules: rule.id as string,
     tokens: (token.meta as { id: string }).id,
     diagnostics: "database",
     ...networks,
