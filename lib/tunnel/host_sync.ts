@@ -100,7 +100,7 @@ export class HostSync {
     await this.driver.setFirewall(desiredFirewall(this.repos));
   }
 
-  /** Re-applies the routes when some go through the interface (its name, address or link changed). */
+  /** Re-applies the routes when some go through the interface (its name, block or link changed). */
   async syncRoutesOf(interfaceId: string): Promise<void> {
     if (this.repos.routeRepo.ofInterface(interfaceId).length) await this.syncRoutes();
   }

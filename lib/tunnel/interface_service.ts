@@ -163,8 +163,9 @@ export class InterfaceService {
       // A device cannot be renamed while in use; a new name means a new device.
       if (name !== cur.name) await this.ctx.host.driver.remove(cur.name);
       await this.ctx.host.syncInterface(id);
-      // Routes name the device and need its block; rules name the device.
-      await this.ctx.host.syncRoutesOf(id);
+      // Routes name the device and need its block (a new device or block drops
+      // them); rules name the device.
+      if (name !== cur.name || address !== cur.address_v4) await this.ctx.host.syncRoutesOf(id);
       if (name !== cur.name) await this.ctx.host.syncFirewallOf(id);
     });
     return this.get(id);

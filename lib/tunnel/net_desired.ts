@@ -36,7 +36,7 @@ export function desiredRoutes(repos: Repos): DesiredRoute[] {
     }));
 }
 
-/** The enabled firewall rules in evaluation order (ascending position); disabled rules are absent. */
+/** The enabled firewall rules by ascending position (evaluation order); disabled ones absent. */
 export function desiredFirewall(repos: Repos): DesiredFirewallRule[] {
   return repos.firewallRepo.list()
     .filter((r) => r.enabled === 1)

@@ -21,7 +21,7 @@ import type { DesiredFirewallRule, DesiredRoute, LiveFirewall } from "../host/ne
 import { silentLogger } from "../log/log.ts";
 import { createTunnels } from "./tunnels.ts";
 
-/** An active driver that changes nothing and records what it is asked, failing the methods in `failing`. */
+/** An active driver that changes nothing, records its calls and fails the methods in `failing`. */
 class RecordingDriver implements HostDriver {
   readonly name = "linux" as const;
   readonly active = true;

@@ -162,13 +162,12 @@ async function applyNetAtStart(
   fail: (error: string) => void,
 ): Promise<ReconcileResult> {
   if (!host.driver.active) return r;
+  const jobs: [string, () => Promise<void>][] = [
+    ["routes", () => host.syncRoutes()],
+    ["firewall rules", () => host.syncFirewall()],
+  ];
   const errors: string[] = [];
-  for (
-    const [what, fn] of [["routes", () => host.syncRoutes()], [
-      "firewall rules",
-      () => host.syncFirewall(),
-    ]] as const
-  ) {
+  for (const [what, fn] of jobs) {
     try {
       await host.run(fn);
     } catch (err) {
