@@ -101,6 +101,8 @@ export function diffFirewall(
   live: LiveFirewall,
   table = "palisade",
 ): FirewallDrift[] {
+  // No table and no rule to enforce is no drift: a host where nobody made a rule has nothing to fix.
+  if (!live.present && desired.length === 0) return [];
   if (!live.present) {
     return [{
       kind: "firewall_table_missing",

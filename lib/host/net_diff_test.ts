@@ -87,6 +87,7 @@ Deno.test("diffFirewall() is empty when the table lists exactly the rendered rul
     [],
   );
   assertEquals(diffFirewall([], table([])), []);
+  assertEquals(diffFirewall([], { present: false, chains: [], rules: [] }), []);
 });
 
 Deno.test("diffFirewall() names a missing table, and missing, unexpected and changed rules", () => {

@@ -113,7 +113,9 @@ export class TunnelMonitor {
       this.ctx.log.info("Host back in sync with stored state");
       return;
     }
-    const interfaces = [...new Set(items.map((i) => i.interface))];
+    const interfaces = [
+      ...new Set(items.flatMap((i) => i.interface === null ? [] : [i.interface])),
+    ];
     this.ctx.log.warn("Drift detected between stored and live state", {
       items: items.length,
       interfaces,

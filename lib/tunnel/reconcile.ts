@@ -3,7 +3,9 @@
  * only reads; `apply()` converges each drifting interface with the driver's
  * diff-based sync (so unchanged peers keep their sessions and counters), then
  * reads again to verify. Only interfaces Palisade stores are compared:
- * WireGuard devices it does not manage are left alone.
+ * WireGuard devices it does not manage are left alone. Routes and firewall
+ * rules (net_reconcile.ts) are compared within Palisade's route protocol and
+ * nftables table only, and put back as a whole set after the interfaces.
  */
 import { isoTime } from "../clock.ts";
 import { HostError } from "../errors.ts";
@@ -11,15 +13,30 @@ import { diffInterface, type DriftKind } from "../host/diff.ts";
 import type { LiveState } from "../host/driver.ts";
 import type { TunnelContext } from "./context.ts";
 import { desiredState } from "./desired_state.ts";
+import { desiredFirewall } from "./net_desired.ts";
+import type { FirewallDriftKind, RouteDriftKind } from "../host/net_diff.ts";
+import {
+  applyNet,
+  isFirewallItem,
+  isRouteItem,
+  netItems,
+  type NetLive,
+  readNet,
+} from "./net_reconcile.ts";
 
 export interface ReconcileItem {
-  kind: DriftKind;
-  interface: string;
-  interface_id: string;
+  kind: DriftKind | RouteDriftKind | FirewallDriftKind;
+  /** The interface concerned; null for a firewall item of no interface or a stray route. */
+  interface: string | null;
+  interface_id: string | null;
   peer_id: string | null;
   peer_name: string | null;
   public_key: string | null;
   field: string | null;
+  /** The stored route of a route item. */
+  route_id: string | null;
+  /** The stored rule of a firewall item; null for the table, the order or a rule not ours. */
+  rule_id: string | null;
   /** Secrets appear as "[redacted]". */
   desired: string | number | boolean | null;
   live: string | number | boolean | null;
@@ -65,8 +82,11 @@ const ACTIONS: Record<DriftKind, string> = {
 export class Reconciler {
   constructor(private readonly ctx: TunnelContext) {}
 
-  /** The drift between `state` and the store, without reading the host. */
-  planFrom(state: LiveState | null): ReconcilePlan {
+  /**
+   * The drift between `state` (and `net`, Palisade's routes and table, when
+   * read) and the store, without reading the host.
+   */
+  planFrom(state: LiveState | null, net?: NetLive): ReconcilePlan {
     const driver = this.ctx.host.driver;
     const generated_at = isoTime(Date.now());
     if (!state) {
@@ -91,12 +111,15 @@ export class Reconciler {
           peer_name: null,
           public_key: d.publicKey ?? null,
           field: d.field ?? null,
+          route_id: null,
+          rule_id: null,
           desired: d.desired,
           live: d.live,
           action: d.kind === "peer_field" ? `${ACTIONS[d.kind]} (${d.field})` : ACTIONS[d.kind],
         });
       }
     }
+    if (net) items.push(...netItems(this.ctx, net));
     if (items.some((i) => i.public_key)) {
       const peers = new Map(
         this.ctx.peerRepo.identities().map((p) => [p.public_key, p]),
@@ -123,18 +146,23 @@ export class Reconciler {
 
   /** Reads the host once and lists the drift; changes nothing. */
   plan(): Promise<ReconcilePlan> {
-    return this.ctx.host.run(async () => this.planFrom(await this.ctx.telemetry.state(0)));
+    return this.ctx.host.run(async () => {
+      const state = await this.ctx.telemetry.state(0);
+      return this.planFrom(state, await readNet(this.ctx.host.driver));
+    });
   }
 
   /**
-   * Converges every drifting interface and verifies with a second read.
+   * Converges every drifting interface (and, unless `net` is false, Palisade's routes and table) and verifies with a second read.
    * HostError when a host command failed (after the other interfaces were tried).
    */
-  async apply(actor: string): Promise<ReconcileResult> {
+  async apply(actor: string, opts: { net?: boolean } = {}): Promise<ReconcileResult> {
     const { host, telemetry, transactor, audit, events } = this.ctx;
+    // Start-up passes net: false and applies routes and the table whole, whatever a read says.
+    const readNetIf = () => opts.net === false ? undefined : readNet(host.driver);
     const result = await host.run(async () => {
       const state = await telemetry.state(0);
-      const before = this.planFrom(state);
+      const before = this.planFrom(state, await readNetIf());
       if (!state || before.items.length === 0) {
         return {
           before,
@@ -143,7 +171,11 @@ export class Reconciler {
           touched: [] as { id: string; name: string }[],
         };
       }
-      const drifting = new Set(before.items.map((i) => i.interface_id));
+      const drifting = new Set(
+        before.items.filter((i) => !isRouteItem(i) && !isFirewallItem(i)).map((i) =>
+          i.interface_id!
+        ),
+      );
       const errors: string[] = [];
       const touched: { id: string; name: string }[] = [];
       for (const { row, desired } of desiredState(this.ctx, [...drifting])) {
@@ -154,14 +186,18 @@ export class Reconciler {
           errors.push(`"${row.name}": ${(err as Error).message}`);
         }
       }
+      // Routes need their devices: put back after the interfaces.
+      errors.push(...await applyNet(host.driver, this.ctx, before.items));
       telemetry.invalidate();
-      const after = this.planFrom(await telemetry.state(0));
+      const after = this.planFrom(await telemetry.state(0), await readNetIf());
       return { before, after, errors, touched };
     });
     const { before, after, errors, touched } = result;
     if (before.items.length) {
       transactor.tx(() => {
-        const names = [...new Set(before.items.map((i) => `"${i.interface}"`))].join(", ");
+        const names = [
+          ...new Set(before.items.map((i) => i.interface ? `"${i.interface}"` : "the host")),
+        ].join(", ");
         audit.record({
           actor,
           event_type: "reconcile.applied",
@@ -175,6 +211,20 @@ export class Reconciler {
           transactor.afterCommit(() =>
             events.emit("InterfaceChanged", { id: t.id, action: "reconciled", name: t.name })
           );
+        }
+        // What apply put back, once each, when it is there now.
+        const left = new Set(after.items.map((i) => i.route_id ?? i.rule_id));
+        const restored = (ids: (string | null)[]) =>
+          [...new Set(ids)].filter((id): id is string => id !== null && !left.has(id));
+        for (const id of restored(before.items.map((i) => i.route_id))) {
+          transactor.afterCommit(() => events.emit("RouteChanged", { id, action: "restored" }));
+        }
+        // A table made anew restores every enabled rule in it.
+        const tableMissing = before.items.some((i) => i.kind === "firewall_table_missing");
+        const ruleIds = before.items.map((i) => i.rule_id)
+          .concat(tableMissing ? desiredFirewall(this.ctx).map((r) => r.id) : []);
+        for (const id of restored(ruleIds)) {
+          transactor.afterCommit(() => events.emit("FirewallChanged", { id, action: "restored" }));
         }
       });
     }

@@ -116,7 +116,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
         log.error("Giving interfaces their networks failed", { error: err });
       }
       try {
-        const r = await reconciler.apply("system");
+        const r = await reconciler.apply("system", { net: false });
         startError = null;
         log.info("Stored tunnel state applied", {
           applied: r.applied.length,

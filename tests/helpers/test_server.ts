@@ -40,11 +40,16 @@ export interface TestServerOptions {
   log?: Logger;
   /** Adjusts the parsed configuration before services start. */
   configure?: (config: Config) => void;
+  /**
+   * An existing data directory (a restart over the same store); it is kept
+   * when the server closes. A fresh temp dir, removed on close, when absent.
+   */
+  dataDir?: string;
 }
 
 /** Starts a server; dispose it with `await using`. */
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const dir = await Deno.makeTempDir({ prefix: "palisade-test-" });
+  const dir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "palisade-test-" });
   const config = parseConfig({
     PALISADE_DATA: dir,
     PALISADE_ADMIN_LISTEN: "127.0.0.1:0",
@@ -74,7 +79,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     await server.shutdown();
     await services.stop();
     store.close();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    if (!opts.dataDir) await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   const admin = `http://${server.addresses.admin}`;
   const login = async (username = ADMIN.username, password = ADMIN.password) => {

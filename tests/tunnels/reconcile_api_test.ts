@@ -62,6 +62,8 @@ Deno.test("GET /reconcile/plan shows a peer removed with wg set … remove as ex
     peer_name: "b",
     public_key: pb.public_key,
     field: null,
+    route_id: null,
+    rule_id: null,
     desired: "present",
     live: null,
     action: "add the peer",
