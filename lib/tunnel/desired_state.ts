@@ -8,14 +8,18 @@ import type { TunnelRepos } from "./context.ts";
 import type { InterfaceRow } from "./interface_repo.ts";
 import type { PeerRow } from "./peer_repo.ts";
 
-/** The server-side view of one enabled peer: it may use exactly its tunnel address. */
+/**
+ * The server-side view of one enabled peer: it may use its tunnel address,
+ * and the destinations of the routes whose gateway it is (`routed`).
+ */
 export function desiredPeer(
   p: Pick<PeerRow, "public_key" | "preshared_key" | "address">,
+  routed: string[] = [],
 ): DesiredPeer {
   return {
     publicKey: p.public_key,
     presharedKey: p.preshared_key,
-    allowedIps: [`${p.address}/32`],
+    allowedIps: [`${p.address}/32`, ...routed],
     // Server-side keepalive stays off: roaming clients keep the path open.
     keepalive: null,
   };
@@ -43,8 +47,35 @@ export function desiredState(
   const rows = repos.interfaceRepo.allByName().filter((r) => !ids || ids.includes(r.id));
   if (!rows.length) return [];
   const byIface = new Map<string, DesiredPeer[]>(rows.map((r) => [r.id, []]));
+  const routed = routedPrefixes(repos);
   for (const p of repos.peerRepo.enabledForHost()) {
-    byIface.get(p.interface_id)?.push(desiredPeer(p));
+    byIface.get(p.interface_id)?.push(desiredPeer(p, routed.get(peerKey(p)) ?? []));
   }
   return rows.map((row) => ({ row, desired: desiredInterface(row, byIface.get(row.id)!) }));
+}
+
+/** The key of `routedPrefixes`: a peer's interface and tunnel address. */
+export const peerKey = (p: { interface_id: string; address: string }) =>
+  `${p.interface_id}|${p.address}`;
+
+/**
+ * The route destinations each gateway carries, by `peerKey`. WireGuard sends
+ * a packet to the one peer whose AllowedIPs hold its destination, so a route
+ * through a peer only carries traffic when that peer's AllowedIPs have the
+ * destination. A destination routed through two peers of one interface
+ * (other metrics) goes to the route with the lowest metric: AllowedIPs
+ * cannot hold one block twice.
+ */
+export function routedPrefixes(repos: Pick<TunnelRepos, "routeRepo">): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const taken = new Set<string>();
+  const routes = repos.routeRepo.all().sort((a, b) => a.metric - b.metric);
+  for (const r of routes) {
+    const claim = `${r.interface_id}|${r.destination}`;
+    if (taken.has(claim)) continue;
+    taken.add(claim);
+    const key = peerKey({ interface_id: r.interface_id, address: r.gateway });
+    out.set(key, [...(out.get(key) ?? []), r.destination].sort());
+  }
+  return out;
 }

@@ -13,7 +13,7 @@ import { HostError } from "../errors.ts";
 import type { HostDriver, SyncResult } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
 import type { TunnelRepos } from "./context.ts";
-import { desiredPeer, desiredState } from "./desired_state.ts";
+import { desiredPeer, desiredState, peerKey, routedPrefixes } from "./desired_state.ts";
 import { desiredFirewall, desiredRoutes } from "./net_desired.ts";
 
 export class HostSync {
@@ -86,12 +86,21 @@ export class HostSync {
       return;
     }
     const ifName = row.interface_name;
-    if (row.status === "enabled") await this.driver.setPeers(ifName, [desiredPeer(row)], []);
+    if (row.status === "enabled") {
+      const routed = routedPrefixes(this.repos).get(peerKey(row)) ?? [];
+      await this.driver.setPeers(ifName, [desiredPeer(row, routed)], []);
+    }
     else await this.driver.setPeers(ifName, [], [row.public_key]);
   }
 
-  /** Makes Palisade's routes on the host the stored routes of enabled interfaces. */
-  async syncRoutes(): Promise<void> {
+  /**
+   * Makes Palisade's routes on the host the stored routes of enabled
+   * interfaces. `interfaceId`: a route of that interface was added or
+   * removed, so its peers' AllowedIPs (the routed destinations) are
+   * converged first, touching only the gateway peer.
+   */
+  async syncRoutes(interfaceId?: string): Promise<void> {
+    if (interfaceId) await this.#syncIds([interfaceId]);
     await this.driver.setRoutes(desiredRoutes(this.repos));
   }
 

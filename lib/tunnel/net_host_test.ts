@@ -236,7 +236,8 @@ Deno.test("no RouteChanged or FirewallChanged when the host apply fails: HostErr
   );
   await assertRejects(() => h.tunnels.firewall.disable(rule.id, "a"), HostError, "was saved");
   await assertRejects(() => h.tunnels.firewall.delete(rule.id, "a"), HostError, "was saved");
-  assertEquals(log, ["setRoutes 1", "setFirewall 0", "setFirewall 0"]);
+  // A route converges its interface's peers first (the gateway peer's AllowedIPs), then the routes.
+  assertEquals(log, ["sync wg1 up", "setRoutes 1", "setFirewall 0", "setFirewall 0"]);
   // The store kept every change, and the audit trail has them.
   const [stored] = h.tunnels.routes.list();
   assertEquals(stored.destination, "10.50.0.0/24");

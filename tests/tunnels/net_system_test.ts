@@ -156,6 +156,11 @@ Deno.test("routes and firewall over HTTP: applied to the host, enforced on a rea
       assertEquals(await routesTo(server.name, DEST), []);
       const route =
         (await api.post("/routes", { destination: DEST, gateway: peer.address, metric: 20 })).body;
+      // The route carries traffic: the gateway peer's AllowedIPs took the destination, so a packet
+      // from the server to an address the client holds in that block crosses the tunnel.
+      const clientDev = file.slice(file.lastIndexOf("/") + 1, -".conf".length);
+      await client.exec("ip", ["addr", "add", "10.200.0.1/32", "dev", clientDev]);
+      await server.exec("ping", ["-c", "1", "-w", "5", "10.200.0.1"]);
 
       // A drop rule for one port: that port is blocked over the tunnel, the other still connects.
       const rule = await api.post("/firewall/rules", {

@@ -61,7 +61,7 @@ export class RouteService {
     const r = checkRouteInput(input, what);
     const { transactor, interfaceRepo, routeRepo, audit, clock } = this.ctx;
     const id = crypto.randomUUID();
-    transactor.tx(() => {
+    const iface = transactor.tx(() => {
       const iface = routeInterface(interfaceRepo.all(), r, what);
       if (routeRepo.findByDestination(r.destination, r.metric)) {
         throw new ConflictError(
@@ -92,11 +92,12 @@ export class RouteService {
         resource_type: "route",
         resource_id: id,
       });
+      return iface;
     });
     await applyThenAnnounce(
       this.ctx,
       `Route "${r.destination}"`,
-      () => this.ctx.host.syncRoutes(),
+      () => this.ctx.host.syncRoutes(iface.id),
       "RouteChanged",
       { id, action: "created" },
     );
@@ -122,7 +123,7 @@ export class RouteService {
     await applyThenAnnounce(
       this.ctx,
       `Deletion of route "${cur.destination}"`,
-      () => this.ctx.host.syncRoutes(),
+      () => this.ctx.host.syncRoutes(cur.interface_id),
       "RouteChanged",
       { id, action: "deleted" },
     );
