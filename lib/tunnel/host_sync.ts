@@ -86,11 +86,9 @@ export class HostSync {
       return;
     }
     const ifName = row.interface_name;
-    if (row.status === "enabled") {
-      const routed = routedPrefixes(this.repos).get(peerKey(row)) ?? [];
-      await this.driver.setPeers(ifName, [desiredPeer(row, routed)], []);
-    }
-    else await this.driver.setPeers(ifName, [], [row.public_key]);
+    if (row.status !== "enabled") return this.driver.setPeers(ifName, [], [row.public_key]);
+    const routed = routedPrefixes(this.repos).get(peerKey(row)) ?? [];
+    await this.driver.setPeers(ifName, [desiredPeer(row, routed)], []);
   }
 
   /**

@@ -123,3 +123,26 @@ export async function applyNet(
   }
   return errors;
 }
+
+/**
+ * What apply put back, once each and only when it is there now: the stored
+ * routes and rules of `before`'s items that `after` no longer lists (a table
+ * made anew restores every enabled rule in it), for RouteChanged and
+ * FirewallChanged `restored`.
+ */
+export function restoredIds(
+  repos: Repos,
+  before: ReconcileItem[],
+  after: ReconcileItem[],
+): ["RouteChanged" | "FirewallChanged", string][] {
+  const left = new Set(after.map((i) => i.route_id ?? i.rule_id));
+  const restored = (ids: (string | null)[]) =>
+    [...new Set(ids)].filter((id): id is string => id !== null && !left.has(id));
+  const tableMissing = before.some((i) => i.kind === "firewall_table_missing");
+  const ruleIds = before.map((i) => i.rule_id)
+    .concat(tableMissing ? desiredFirewall(repos).map((r) => r.id) : []);
+  return [
+    ...restored(before.map((i) => i.route_id)).map((id) => ["RouteChanged", id] as const),
+    ...restored(ruleIds).map((id) => ["FirewallChanged", id] as const),
+  ].map(([t, id]) => [t, id]);
+}

@@ -13,7 +13,6 @@ import { diffInterface, type DriftKind } from "../host/diff.ts";
 import type { LiveState } from "../host/driver.ts";
 import type { TunnelContext } from "./context.ts";
 import { desiredState } from "./desired_state.ts";
-import { desiredFirewall } from "./net_desired.ts";
 import type { FirewallDriftKind, RouteDriftKind } from "../host/net_diff.ts";
 import {
   applyNet,
@@ -22,6 +21,7 @@ import {
   netItems,
   type NetLive,
   readNet,
+  restoredIds,
 } from "./net_reconcile.ts";
 
 export interface ReconcileItem {
@@ -153,8 +153,9 @@ export class Reconciler {
   }
 
   /**
-   * Converges every drifting interface (and, unless `net` is false, Palisade's routes and table) and verifies with a second read.
-   * HostError when a host command failed (after the other interfaces were tried).
+   * Converges every drifting interface (and, unless `net` is false,
+   * Palisade's routes and table) and verifies with a second read. HostError
+   * when a host command failed (after the other interfaces were tried).
    */
   async apply(actor: string, opts: { net?: boolean } = {}): Promise<ReconcileResult> {
     const { host, telemetry, transactor, audit, events } = this.ctx;
@@ -212,19 +213,8 @@ export class Reconciler {
             events.emit("InterfaceChanged", { id: t.id, action: "reconciled", name: t.name })
           );
         }
-        // What apply put back, once each, when it is there now.
-        const left = new Set(after.items.map((i) => i.route_id ?? i.rule_id));
-        const restored = (ids: (string | null)[]) =>
-          [...new Set(ids)].filter((id): id is string => id !== null && !left.has(id));
-        for (const id of restored(before.items.map((i) => i.route_id))) {
-          transactor.afterCommit(() => events.emit("RouteChanged", { id, action: "restored" }));
-        }
-        // A table made anew restores every enabled rule in it.
-        const tableMissing = before.items.some((i) => i.kind === "firewall_table_missing");
-        const ruleIds = before.items.map((i) => i.rule_id)
-          .concat(tableMissing ? desiredFirewall(this.ctx).map((r) => r.id) : []);
-        for (const id of restored(ruleIds)) {
-          transactor.afterCommit(() => events.emit("FirewallChanged", { id, action: "restored" }));
+        for (const [type, id] of restoredIds(this.ctx, before.items, after.items)) {
+          transactor.afterCommit(() => events.emit(type, { id, action: "restored" }));
         }
       });
     }
