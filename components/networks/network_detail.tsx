@@ -6,8 +6,8 @@ import { NetworkInterface, utilization } from "./networks_table.tsx";
 /** A network's block, owner and utilization. */
 export function NetworkFacts({ network: n }: { network: NetworkView }) {
   return (
-    <section aria-labelledby="block">
-      <h2 id="block">Block</h2>
+    <section aria-labelledby="details">
+      <h2 id="details">Details</h2>
       <Facts>
         <Fact label="Block">
           <code>{n.cidr}</code>

@@ -90,6 +90,13 @@ Deno.test("network page: available addresses skip allocated ones and page on wit
   page = await getPage(t, `/networks/${wg1.id}?after=10.8.0.204`, cookie);
   assertEquals(addresses(page.html), range("10.8.0.", 205, 254));
   assert(!page.html.includes('rel="next"'), "the last page has no next link");
+  page = await getPage(t, `/networks/${wg1.id}?after=10.9.0.1`, cookie);
+  assertEquals(page.status, 400, "an address outside the block");
+  assertStringIncludes(
+    formError(page.html) ?? "",
+    'after "10.9.0.1" is not an address inside 10.8.0.0/24',
+  );
+  assertEquals(addresses(page.html), range("10.8.0.", 4, 53), "the first page instead");
 
   // A network an interface uses: the confirmation is refused with the reason, in its status.
   let res = await postForm(t, `/networks/${wg1.id}/delete`, {}, cookie);

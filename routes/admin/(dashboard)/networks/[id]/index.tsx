@@ -3,6 +3,7 @@ import { ActionGroup } from "@/components/action_group.tsx";
 import { AvailableAddresses, NetworkFacts } from "@/components/networks/network_detail.tsx";
 import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
+import { pageRefusal } from "@/components/refusal.ts";
 import LiveRegion, { type LiveTrigger } from "@/islands/LiveRegion.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { NetworkAvailable, NetworkView } from "@/lib/tunnel/networks/network_service.ts";
@@ -30,6 +31,7 @@ interface Data {
   after: string | null;
   canEdit: boolean;
   notice: string | null;
+  error: string | null;
 }
 
 export const handler = define.handlers(meta, {
@@ -37,14 +39,25 @@ export const handler = define.handlers(meta, {
     const { networks } = ctx.services.tunnels;
     const network = networks.get(ctx.params.id);
     ctx.state.title = network.name;
-    const after = ctx.query.after ?? null;
-    return page<Data>({
+    const data = {
       network,
-      available: networks.available(network.id, { limit: PAGE_SIZE, after: after ?? undefined }),
-      after,
       canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
       notice: noticeFor(NOTICES.network, ctx.query.done),
-    });
+      error: null,
+    };
+    const after = ctx.query.after ?? null;
+    try {
+      const available = networks.available(network.id, {
+        limit: PAGE_SIZE,
+        after: after ?? undefined,
+      });
+      return page<Data>({ ...data, available, after });
+    } catch (err) {
+      // An `after` outside the block (a link edited by hand): the first page, with the reason.
+      const { error, status } = pageRefusal(err);
+      const available = networks.available(network.id, { limit: PAGE_SIZE });
+      return page<Data>({ ...data, available, after: null, error }, { status });
+    }
   },
 });
 
@@ -63,6 +76,7 @@ export default function Network({ data }: PageProps<Data>) {
       back={{ href: "/networks", label: "Networks" }}
       actions={<LiveRegion region="network-detail" on={triggers(n)} />}
       notice={data.notice}
+      error={data.error}
     >
       <div id="network-detail">
         <NetworkFacts network={n} />
