@@ -33,6 +33,15 @@ export const NOTICES = {
     record_updated: "Record saved.",
     record_deleted: "Record deleted.",
   },
+  networks: { deleted: "Network deleted." },
+  network: { created: "Network created." },
+  routes: { created: "Route created.", deleted: "Route deleted." },
+  firewall: {
+    created: "Firewall rule created.",
+    deleted: "Firewall rule deleted.",
+    enabled: "Firewall rule enabled.",
+    disabled: "Firewall rule disabled: it is out of the host's table, its place is kept.",
+  },
   users: {
     created: "User created.",
     role: "Role changed. It applies to the user's sessions and API tokens at once.",

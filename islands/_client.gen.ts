@@ -3,7 +3,8 @@
 import { boot } from "./_runtime/boot.ts";
 import AttestLive from "./AttestLive.tsx";
 import AuditTail from "./AuditTail.tsx";
+import LiveRegion from "./LiveRegion.tsx";
 import PeerTable from "./PeerTable.tsx";
 import QrDialog from "./QrDialog.tsx";
 
-boot({ AttestLive, AuditTail, PeerTable, QrDialog });
+boot({ AttestLive, AuditTail, LiveRegion, PeerTable, QrDialog });

@@ -3,7 +3,8 @@
 import type { ComponentType } from "preact";
 import AttestLive from "./AttestLive.tsx";
 import AuditTail from "./AuditTail.tsx";
+import LiveRegion from "./LiveRegion.tsx";
 import PeerTable from "./PeerTable.tsx";
 import QrDialog from "./QrDialog.tsx";
 
-export const islands: Record<string, ComponentType<never>> = { AttestLive, AuditTail, PeerTable, QrDialog };
+export const islands: Record<string, ComponentType<never>> = { AttestLive, AuditTail, LiveRegion, PeerTable, QrDialog };

@@ -17,6 +17,9 @@ browserTest(NAME, async (browser) => {
   const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "t");
   dns.createZone("t", { name: "example.org", admin_email: "hostmaster@example.org" });
   dns.createRecord("t", "example.org", { domain: "@", type: "A", value: "192.0.2.1" });
+  const network = tunnels.networks.list()[0];
+  await tunnels.routes.create({ destination: "10.50.0.0/24", gateway: "10.8.0.9" }, "t");
+  await tunnels.firewall.create({ name: "ssh", protocol: "tcp", port: 22, action: "accept" }, "t");
   await t.addUser("vera", "viewer");
 
   const page = await browser.newPage();
@@ -28,6 +31,9 @@ browserTest(NAME, async (browser) => {
     "Overview",
     "Tunnels",
     "Peers",
+    "Networks",
+    "Routes",
+    "Firewall",
     "Zones",
     "Audit",
     "Attestation",
@@ -42,6 +48,10 @@ browserTest(NAME, async (browser) => {
     `/peers/${peer.id}`,
     "/zones",
     "/zones/example.org",
+    "/networks",
+    `/networks/${network.id}`,
+    "/routes",
+    "/firewall",
     "/audit",
     "/attestation",
     "/settings",

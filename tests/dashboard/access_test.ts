@@ -17,7 +17,23 @@ async function seed(t: TestServer) {
     type: "A",
     value: "192.0.2.1",
   });
-  return { iface: iface.id, peer: peer.id, record: record.id };
+  const network = tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
+  const route = await tunnels.routes.create(
+    { destination: "10.50.0.0/24", gateway: "10.8.0.9" },
+    "test",
+  );
+  const rule = await tunnels.firewall.create(
+    { name: "ssh", protocol: "tcp", port: 22, action: "accept" },
+    "test",
+  );
+  return {
+    iface: iface.id,
+    peer: peer.id,
+    record: record.id,
+    network: network.id,
+    route: route.id,
+    rule: rule.id,
+  };
 }
 
 Deno.test("a viewer's POST to every mutating dashboard page is refused with 403", async () => {
@@ -39,9 +55,12 @@ Deno.test("a viewer's POST to every mutating dashboard page is refused with 403"
     assertStringIncludes(await res.text(), "This action needs the ", path);
     checked++;
   }
-  assert(checked >= 14, `only ${checked} mutating pages found`);
+  assert(checked >= 20, `only ${checked} mutating pages found`);
   assertEquals(t.services.tunnels.peers.view(ids.peer).status, "enabled");
   assertEquals(t.services.dns.listZones().length, 1);
+  assertEquals(t.services.tunnels.firewall.get(ids.rule).enabled, true);
+  assertEquals(t.services.tunnels.networks.list().length, 2);
+  assertEquals(t.services.tunnels.routes.list().length, 1);
 });
 
 Deno.test("a viewer's pages render no form, button or link that changes state", async () => {
@@ -57,6 +76,10 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
     `/peers/${ids.peer}`,
     "/zones",
     "/zones/example.org",
+    "/networks",
+    `/networks/${ids.network}`,
+    "/routes",
+    "/firewall",
     "/audit",
     "/attestation",
     "/settings",
@@ -81,13 +104,16 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
       "/peers/new",
       `/peers/${ids.peer}/config`,
       `/tunnels/${ids.iface}/delete`,
+      `/networks/${ids.network}/delete`,
+      `/routes/${ids.route}/delete`,
+      `/firewall/${ids.rule}/delete`,
     ]
   ) {
     assertEquals((await getPage(t, path, cookie)).status, 403, path);
   }
 });
 
-Deno.test("an operator changes tunnels and zones but has no users section", async () => {
+Deno.test("an operator changes tunnels, networks, routes, firewall rules and zones but has no users section", async () => {
   await using t = await startTestServer();
   await t.addUser("olga", "operator");
   const cookie = await t.login("olga", "olga-password-123");
@@ -96,6 +122,15 @@ Deno.test("an operator changes tunnels and zones but has no users section", asyn
   assertEquals((await getPage(t, "/users", cookie)).status, 403);
   const res = await postForm(t, "/tunnels", { name: "wg1", address_v4: "10.8.0.1/24" }, cookie);
   assertEquals(res.status, 303);
+  for (
+    const [path, form] of [
+      ["/networks", { name: "lab", cidr: "10.20.0.0/24" }],
+      ["/routes", { destination: "10.50.0.0/24", gateway: "10.8.0.9" }],
+      ["/firewall", { _action: "create", name: "ssh", protocol: "tcp", action: "accept" }],
+    ] as const
+  ) {
+    assertEquals((await postForm(t, path, form, cookie)).status, 303, path);
+  }
   const settings = await postForm(t, "/settings", { "wireguard.server_host": "x.org" }, cookie);
   assertEquals(settings.status, 403);
 });

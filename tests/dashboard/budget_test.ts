@@ -37,6 +37,13 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
   const { interfaceId, peerIds } = await seedPeers(t, 3);
   t.services.dns.createZone("test", { name: "example.org", admin_email: "h@example.org" });
   const record = t.services.dns.listRecords("example.org").records[0];
+  const { tunnels } = t.services;
+  const network = tunnels.networks.list()[0];
+  const route = await tunnels.routes.create(
+    { destination: "10.50.0.0/24", gateway: "10.20.0.9" },
+    "test",
+  );
+  const rule = await tunnels.firewall.create({ name: "any", protocol: "any", action: "drop" }, "t");
   const cookie = await t.login();
   const pages = [
     "/login",
@@ -53,6 +60,13 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
     "/zones/example.org",
     "/zones/example.org/delete",
     `/zones/example.org/records/${record.id}`,
+    "/networks",
+    `/networks/${network.id}`,
+    `/networks/${network.id}/delete`,
+    "/routes",
+    `/routes/${route.id}/delete`,
+    "/firewall",
+    `/firewall/${rule.id}/delete`,
     "/users",
     "/audit",
     "/attestation",

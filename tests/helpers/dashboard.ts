@@ -45,6 +45,18 @@ export function fieldError(html: string, id: string): string | null {
   return m ? decode(m[1]) : null;
 }
 
+/** The text of the page's error that names no field (`.form-error`), or null. */
+export function formError(html: string): string | null {
+  const m = /<p(?: id="[^"]*")? class="form-error" role="alert">([^<]*)<\/p>/.exec(html);
+  return m ? decode(m[1]) : null;
+}
+
+/** The text of the table row carrying `attr="value"`, tags removed and spaces collapsed, or null. */
+export function rowText(html: string, attr: string, value: string): string | null {
+  const m = new RegExp(`<tr[^>]*\\b${attr}="${value}"[^>]*>([\\s\\S]*?)</tr>`).exec(html);
+  return m ? decode(m[1].replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim()) : null;
+}
+
 const decode = (s: string) =>
   s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");

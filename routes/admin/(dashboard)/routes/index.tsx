@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
+import { Page } from "@/components/page.tsx";
+import { type InterfaceChoice, interfaceChoices } from "@/components/interface_choices.ts";
+import {
+  NewRouteForm,
+  RouteBody,
+  routeFailure,
+  routeInput,
+} from "@/components/routing/route_form.tsx";
+import { RoutesTable } from "@/components/routing/routes_table.tsx";
+import { roleAtLeast } from "@/lib/auth/roles.ts";
+import type { RouteView } from "@/lib/tunnel/routes/route_service.ts";
+import type { PageProps } from "@/server/http/define.ts";
+import { page } from "@/server/http/define.ts";
+import { emptyForm, type FormState } from "@/server/http/form.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
+
+export const meta = define.meta({
+  GET: {
+    summary: "Routes page: static routes Palisade keeps on the host",
+    access: "viewer",
+    query: z.object({ done: doneQuery(NOTICES.routes) }),
+  },
+  POST: {
+    summary: "Create a route from the form",
+    access: "operator",
+    body: RouteBody,
+  },
+});
+
+interface Data {
+  routes: RouteView[];
+  interfaces: InterfaceChoice[];
+  canEdit: boolean;
+  form: FormState;
+  notice: string | null;
+}
+
+function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+  ctx.state.title = "Routes";
+  const { tunnels } = ctx.services;
+  return {
+    routes: tunnels.routes.list(),
+    interfaces: interfaceChoices(ctx),
+    canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
+    form: emptyForm(),
+    notice: null,
+    ...over,
+  };
+}
+
+export const handler = define.handlers(meta, {
+  GET(ctx) {
+    return page(load(ctx, { notice: noticeFor(NOTICES.routes, ctx.query.done) }));
+  },
+  async POST(ctx) {
+    const values = ctx.body;
+    try {
+      await ctx.services.tunnels.routes.create(routeInput(values), ctx.auth.user.username);
+      return ctx.redirect("/routes?done=created");
+    } catch (err) {
+      const { form, status } = routeFailure(err, values);
+      return page(load(ctx, { form }), { status });
+    }
+  },
+});
+
+export default function Routes({ data }: PageProps<Data>) {
+  return (
+    <Page title="Routes" notice={data.notice}>
+      <p class="muted">
+        Static IPv4 routes through the managed interfaces, written with Palisade's protocol tag; a
+        route whose interface is disabled is kept but off the host.
+      </p>
+      <RoutesTable routes={data.routes} canEdit={data.canEdit} />
+      {data.canEdit && (data.interfaces.length === 0
+        ? (
+          <p class="empty">
+            A route goes through an interface. <a href="/tunnels#new-interface">Create one</a>{" "}
+            first.
+          </p>
+        )
+        : <NewRouteForm form={data.form} interfaces={data.interfaces} />)}
+    </Page>
+  );
+}
