@@ -1,7 +1,7 @@
 /**
  * The meta of the specs' two most common route shapes: a collection (GET
  * lists it as `{<key>: [item, …]}`, POST creates one member and answers 201
- * with it) and a member (GET, PUT, DELETE).
+ * with it) and a member (GET, PUT, DELETE; or GET and DELETE alone).
  */
 import { z } from "zod";
 import { OkSchema } from "../../lib/auth/schema.ts";
@@ -46,18 +46,35 @@ interface MemberMethod<A extends Access> {
   errors?: readonly ErrorClass[];
 }
 
+export interface RemovableSpec<RA extends Access, DA extends Access> {
+  /** The member as GET answers it (unless `read.response` says otherwise). */
+  member: z.ZodType;
+  read: MemberMethod<RA> & { response?: z.ZodType };
+  /** DELETE answers `{success, message}`. */
+  remove: MemberMethod<DA>;
+}
+
+/**
+ * The meta of a member without an update (networks, routes, firewall rules):
+ * GET reads the member, DELETE removes it.
+ */
+export function removableMember<const RA extends Access, const DA extends Access>(
+  spec: RemovableSpec<RA, DA>,
+) {
+  const { response, ...read } = spec.read;
+  return {
+    GET: { ...read, response: response ?? spec.member },
+    DELETE: { ...spec.remove, response: OkSchema },
+  };
+}
+
 export interface MemberSpec<
   RA extends Access,
   UA extends Access,
   DA extends Access,
   B extends z.ZodType,
-> {
-  /** The member as GET and PUT answer it (GET may answer more: `read.response`). */
-  member: z.ZodType;
-  read: MemberMethod<RA> & { response?: z.ZodType };
+> extends RemovableSpec<RA, DA> {
   update: MemberMethod<UA> & { body: B };
-  /** DELETE answers `{success, message}`. */
-  remove: MemberMethod<DA>;
 }
 
 /**
@@ -70,10 +87,6 @@ export function member<
   const DA extends Access,
   B extends z.ZodType,
 >(spec: MemberSpec<RA, UA, DA, B>) {
-  const { response, ...read } = spec.read;
-  return {
-    GET: { ...read, response: response ?? spec.member },
-    PUT: { ...spec.update, response: spec.member },
-    DELETE: { ...spec.remove, response: OkSchema },
-  };
+  const { GET, DELETE } = removableMember(spec);
+  return { GET, PUT: { ...spec.update, response: spec.member }, DELETE };
 }

@@ -1,17 +1,17 @@
-import { OkSchema } from "@/lib/auth/schema.ts";
 import { HostError } from "@/lib/errors.ts";
 import { RouteSchema } from "@/lib/tunnel/routes/schemas.ts";
+import { removableMember } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = define.meta({
-  GET: { summary: "One route", access: "viewer", response: RouteSchema },
-  DELETE: {
+export const meta = define.meta(removableMember({
+  member: RouteSchema,
+  read: { summary: "One route", access: "viewer" },
+  remove: {
     summary: "Delete the route and take it off the host",
     access: "operator",
     errors: [HostError],
-    response: OkSchema,
   },
-});
+}));
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.tunnels.routes.get(ctx.params.id),

@@ -1,17 +1,17 @@
-import { OkSchema } from "@/lib/auth/schema.ts";
 import { HostError } from "@/lib/errors.ts";
 import { FirewallRuleSchema } from "@/lib/tunnel/firewall/schemas.ts";
+import { removableMember } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
-export const meta = define.meta({
-  GET: { summary: "One firewall rule", access: "viewer", response: FirewallRuleSchema },
-  DELETE: {
+export const meta = define.meta(removableMember({
+  member: FirewallRuleSchema,
+  read: { summary: "One firewall rule", access: "viewer" },
+  remove: {
     summary: "Delete the firewall rule and take it out of the host's table",
     access: "operator",
     errors: [HostError],
-    response: OkSchema,
   },
-});
+}));
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.tunnels.firewall.get(ctx.params.id),
