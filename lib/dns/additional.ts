@@ -80,10 +80,12 @@ export function addAddresses(
   for (const a of [...res.answer, ...res.additional]) given.add(a.set);
   for (const type of ADDRESS_TYPES) {
     for (const target of targets) {
-      const s = addressNode(zone, target)?.get(type);
+      const found = addressNode(zone, target);
+      const s = found?.node.get(type);
       // An RRset is one owner's, but a wildcard's stands in for many names: compare the owner too.
       if (!s || (given.has(s) && held(res, s, target))) continue;
       const at: RRsetAt = { owner: target, set: s, optional: optional(target) };
+      if (found!.wildcard) at.wildcard = found!.wildcard;
       res.additional.push(at);
       given.add(s);
     }
@@ -96,8 +98,14 @@ function held(res: Resolution, s: RRset, owner: string): boolean {
 }
 
 /** The node of `target`, or the wildcard that stands in for it, as NSD looks additional data up. */
-function addressNode(zone: ZoneData, target: string): Node | undefined {
+function addressNode(
+  zone: ZoneData,
+  target: string,
+): { node: Node; wildcard?: string } | undefined {
   const node = zone.nodes.get(target);
-  if (node || zone.names.has(target)) return node;
-  return zone.nodes.get(`*.${closestEncloser(zone, target)}`);
+  if (node) return { node };
+  if (zone.names.has(target)) return undefined;
+  const wildcard = `*.${closestEncloser(zone, target)}`;
+  const wild = zone.nodes.get(wildcard);
+  return wild ? { node: wild, wildcard } : undefined;
 }

@@ -55,6 +55,24 @@ export interface RRsetAt {
   ttl?: number;
   /** May be left out of a message too small for it without setting TC (RFC 2181 §9). */
   optional?: boolean;
+  /** The wildcard owner ("*.example.com") the set was expanded from: DNSSEC signs it as that. */
+  wildcard?: string;
+  /** Made by the server (the CNAME a DNAME synthesizes, RFC 6672 §3.4): never signed. */
+  synthesized?: boolean;
+}
+
+/**
+ * What a DNSSEC answer must prove besides its signed RRsets (RFC 4035
+ * §3.1.3): each negative step, wildcard expansion and insecure referral of the
+ * lookup, in the zone it happened in.
+ */
+export interface Proof {
+  kind: "nxdomain" | "nodata" | "wildcard" | "wildcard-nodata" | "referral";
+  zone: ZoneData;
+  /** The name looked up (for a referral: the cut). */
+  name: string;
+  /** The wildcard owner used, for the wildcard kinds. */
+  wildcard?: string;
 }
 
 /** An Extended DNS Error (RFC 8914) for the OPT record. */
@@ -71,6 +89,8 @@ export interface Resolution {
   additional: RRsetAt[];
   /** Sent when the query has EDNS. */
   ede?: Ede;
+  /** Denial and wildcard proofs a signed answer needs, in lookup order. */
+  proofs: Proof[];
 }
 
 /** Where a chain leaving one zone continues: the closest enclosing zone served here. */
@@ -96,6 +116,7 @@ export function resolve(
     answer: [],
     authority: [],
     additional: [],
+    proofs: [],
   };
   const seen = new Set<string>();
   const dnames = new Set<RRset>();
@@ -104,9 +125,15 @@ export function resolve(
   for (let hop = 0; hop <= MAX_CHAIN; hop++) {
     seen.add(name);
     const cut = findCut(zone, name, qtype);
-    if (cut) return referral(zone, res, cut, hop === 0);
+    if (cut) {
+      res.proofs.push({ kind: "referral", zone, name: cut });
+      return referral(zone, res, cut, hop === 0);
+    }
     const found = locate(zone, name);
-    if (typeof found === "number") return negative(zone, res, found, classAny);
+    if (typeof found === "number") {
+      res.proofs.push({ kind: found === RCODE_NXDOMAIN ? "nxdomain" : "nodata", zone, name });
+      return negative(zone, res, found, classAny);
+    }
     let next: string;
     if ("dname" in found) {
       // RFC 6672 §3.2: the DNAME, then a CNAME synthesized from it. NSD stops
@@ -116,21 +143,32 @@ export function resolve(
       res.answer.push({ owner: found.owner, set: found.dname });
       const target = substitute(name, found.owner, found.dname.targets[0]!);
       if (target === undefined) return tooLong(res);
-      res.answer.push({ owner: name, set: synthesized(target, found.dname.ttl) });
+      res.answer.push({
+        owner: name,
+        set: synthesized(target, found.dname.ttl),
+        synthesized: true,
+      });
       // The synthesized CNAME answers a CNAME query; NSD adds nothing after it.
       if (qtype === T_CNAME) return res;
       next = target;
     } else {
-      const node = found.node;
+      const { node, wildcard } = found;
       // RFC 8482 §4.2: one RRset answers ANY (NSD gives the first it holds).
       const set = qtype === T_ANY ? node.values().next().value! : node.get(qtype);
+      const cname = set ? undefined : node.get(T_CNAME);
+      if (wildcard) {
+        const kind = set || cname ? "wildcard" : "wildcard-nodata";
+        res.proofs.push({ kind, zone, name, wildcard });
+      }
       if (set) {
-        res.answer.push({ owner: name, set });
+        res.answer.push({ owner: name, set, wildcard });
         return positive(zone, res, !classAny && !NO_NS.has(qtype));
       }
-      const cname = node.get(T_CNAME);
-      if (!cname) return negative(zone, res, RCODE_NOERROR, classAny);
-      res.answer.push({ owner: name, set: cname });
+      if (!cname) {
+        if (!wildcard) res.proofs.push({ kind: "nodata", zone, name });
+        return negative(zone, res, RCODE_NOERROR, classAny);
+      }
+      res.answer.push({ owner: name, set: cname, wildcard });
       next = cname.targets[0]!;
     }
     // RFC 1034 §4.3.2 step 3a: the chain goes on in whichever zone served here
@@ -154,7 +192,7 @@ function referral(zone: ZoneData, res: Resolution, cut: string, first: boolean):
   return res;
 }
 
-type Located = { node: Node } | { dname: RRset; owner: string } | number;
+type Located = { node: Node; wildcard?: string } | { dname: RRset; owner: string } | number;
 
 /**
  * What answers `name`: its node, a wildcard's (RFC 4592 §3.3.1: answered
@@ -168,8 +206,9 @@ function locate(zone: ZoneData, name: string): Located {
   const ce = closestEncloser(zone, name);
   const dname = zone.nodes.get(ce)?.get(T_DNAME);
   if (dname) return { dname, owner: ce };
-  const wild = zone.nodes.get(`*.${ce}`);
-  return wild ? { node: wild } : RCODE_NXDOMAIN;
+  const wildcard = `*.${ce}`;
+  const wild = zone.nodes.get(wildcard);
+  return wild ? { node: wild, wildcard } : RCODE_NXDOMAIN;
 }
 
 /** `name` with its suffix `owner` replaced by `target`; undefined when longer than a name may be. */
