@@ -104,12 +104,14 @@ function enable(
 ): DnssecStatus {
   return ctx.transactor.tx(() => {
     const z = zoneOf(ctx, name);
-    const reuse = reusable(ctx.dnssecKeys.list(z.name), algorithm, bits);
+    const kept = ctx.dnssecKeys.list(z.name);
+    const reuse = reusable(kept, algorithm, bits);
     if (z.dnssec_enabled) {
       if (reuse) return statusOf(ctx, z.name, true);
+      const field = kept.some((k) => k.algorithm !== algorithm) ? "algorithm" : "key_size";
       throw new ConflictError(
         `DNSSEC of zone "${z.name}" is already enabled with other keys: changing the algorithm or key size needs an algorithm rollover, which is not supported`,
-        { field: input(bits), code: "dnssec_enabled" },
+        { field, code: "dnssec_enabled" },
       );
     }
     if (!reuse) {
@@ -132,11 +134,6 @@ function enable(
     zoneChanged(ctx, z.name, "dnssec_enabled", bumpSerial(ctx, z.name));
     return statusOf(ctx, z.name, true);
   });
-}
-
-/** The request field a refusal names: key_size when one was given, else algorithm. */
-function input(bits: number | undefined): string {
-  return bits === undefined ? "algorithm" : "key_size";
 }
 
 function disable(ctx: DnsContext, actor: string, name: string): DnssecStatus {

@@ -88,8 +88,22 @@ Deno.test("refusals name the field at fault and change nothing", async () => {
   const serial = service.getZone("example.com").serial;
   const conflict = await refuse({ enable: true, algorithm: "ECDSAP256SHA256" }, ConflictError);
   assertEquals(conflict.field, "algorithm");
+  const size = await refuse(
+    { enable: true, algorithm: "ED25519", key_size: 255 },
+    UnprocessableError,
+  );
+  assertEquals(size.field, "key_size");
   assertEquals(service.getZone("example.com").serial, serial);
   assert(service.dnssecStatus("example.com").keys.every((k) => k.algorithm === "ED25519"));
+
+  service.createZone("alice", { name: "example.org", admin_email: "h@example.org" });
+  await service.setDnssec("alice", "example.org", { enable: true, algorithm: "RSASHA256" });
+  const refuseOrg = (key_size: number) =>
+    assertRejects(
+      () => service.setDnssec("alice", "example.org", { enable: true, algorithm: "8", key_size }),
+      ConflictError,
+    ) as Promise<ConflictError>;
+  assertEquals((await refuseOrg(3072)).field, "key_size");
 });
 
 Deno.test("the private key stays in the store: status, audit and events carry none of it", async () => {

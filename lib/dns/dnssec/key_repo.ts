@@ -6,7 +6,7 @@
 import type { Store } from "../../store/store.ts";
 import type { DnssecAlgorithm, KeyType } from "./types.ts";
 
-/** RFC 7583 §3.1's lifecycle, as far as the store tracks it. */
+/** A key's lifecycle (RFC 7583), as far as the store tracks it. */
 export type KeyState = "published" | "active" | "retired" | "removed";
 
 /** A key as listed: everything but the private key. Times are milliseconds since the epoch. */

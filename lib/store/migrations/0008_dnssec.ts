@@ -5,7 +5,7 @@ import type { Migration } from "../store.ts";
  * of one algorithm; the zone's `dnssec_enabled` (dns_zones, migration 4)
  * says whether they are served. Disabling keeps the keys, so that enabling
  * again with the same algorithm reuses them and the DS at the parent stays
- * valid. The lifecycle times are those of RFC 7583 §3.1 for the rollover to
+ * valid. The lifecycle times are those of RFC 7583, for the rollover to
  * come; a NULL time has not been scheduled.
  */
 export const dnssec: Migration = {
