@@ -1,8 +1,9 @@
 /**
  * The three signing algorithms (docs/dns.md, "Keys and algorithms"): key
  * generation, the DNSKEY public key field, loading a stored key and signing,
- * all through node:crypto (platform crypto, synchronous: the DNS responder
- * signs on a synchronous path, and WebCrypto is asynchronous only).
+ * all through node:crypto (platform crypto). Signing is synchronous, as the
+ * DNS responder signs on a synchronous path and WebCrypto is asynchronous
+ * only; generation runs on node:crypto's worker threads.
  */
 import { Buffer } from "node:buffer";
 import { createPrivateKey, generateKeyPair, type KeyObject, sign as cryptoSign } from "node:crypto";
