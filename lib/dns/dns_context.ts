@@ -9,6 +9,7 @@ import { NotFoundError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Transactor } from "../store/transactor.ts";
 import { normalizeZoneName } from "./names.ts";
+import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
 import type { RecordRepo } from "./record_repo.ts";
 import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
 
@@ -20,6 +21,7 @@ export interface ZoneInvalidator {
 export interface DnsContext {
   zones: ZoneRepo;
   records: RecordRepo;
+  dnssecKeys: DnssecKeyRepo;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;

@@ -1,14 +1,20 @@
 /** The DNS domain's repositories, and their SQLite implementations over one store. */
 import type { Store } from "../store/store.ts";
+import { type DnssecKeyRepo, SqliteDnssecKeyRepo } from "./dnssec/key_repo.ts";
 import { type RecordRepo, SqliteRecordRepo } from "./record_repo.ts";
 import { SqliteZoneRepo, type ZoneRepo } from "./zone_repo.ts";
 
 export interface DnsRepos {
   zones: ZoneRepo;
   records: RecordRepo;
+  dnssecKeys: DnssecKeyRepo;
 }
 
-/** Both DNS repositories over `store`. */
+/** Every DNS repository over `store`. */
 export function sqliteDnsRepos(store: Store): DnsRepos {
-  return { zones: new SqliteZoneRepo(store), records: new SqliteRecordRepo(store) };
+  return {
+    zones: new SqliteZoneRepo(store),
+    records: new SqliteRecordRepo(store),
+    dnssecKeys: new SqliteDnssecKeyRepo(store),
+  };
 }

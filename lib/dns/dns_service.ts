@@ -1,7 +1,8 @@
 /**
- * The DNS management service: zones, records, batches and zone files. Each
- * job is its own module (zones.ts, records.ts, record_batch.ts,
- * zone_import.ts, zone_export.ts); this class is the one object routes and
+ * The DNS management service: zones, records, batches, zone files and
+ * DNSSEC keys. Each job is its own module (zones.ts, records.ts,
+ * record_batch.ts, zone_import.ts, zone_export.ts, dnssec/dnssec_service.ts);
+ * this class is the one object routes and
  * pages call. Every mutation runs in one transaction that also bumps the SOA
  * serial and writes the audit record; after it commits, the answer index is
  * told to reload the zone and a `ZoneChanged` event goes out (NOTIFY hangs
@@ -9,6 +10,12 @@
  */
 import type { BatchResult } from "../errors.ts";
 import type { DnsContext } from "./dns_context.ts";
+import {
+  type DnssecInput,
+  type DnssecStatus,
+  dnssecStatus,
+  setDnssec,
+} from "./dnssec/dnssec_service.ts";
 import { type BatchOperation, recordBatch } from "./record_batch.ts";
 import {
   createRecord,
@@ -35,6 +42,7 @@ import {
 } from "./zones.ts";
 
 export type { DnsContext, ZoneInvalidator } from "./dns_context.ts";
+export type { DnssecInput, DnssecKey, DnssecStatus } from "./dnssec/dnssec_service.ts";
 export type { BatchOperation } from "./record_batch.ts";
 export { MAX_BATCH } from "./record_batch.ts";
 export type { CreateRecordInput, DnsRecord, UpdateRecordInput } from "./records.ts";
@@ -116,5 +124,15 @@ export class DnsService {
     opts: { replace?: boolean } = {},
   ): ImportResult {
     return importZone(this.ctx, actor, zone, text, opts);
+  }
+
+  /** The zone's DNSSEC keys and the DS records for its parent. */
+  dnssecStatus(zone: string): DnssecStatus {
+    return dnssecStatus(this.ctx, zone);
+  }
+
+  /** Turns DNSSEC on (new or kept KSK and ZSK) or off (keys kept); see dnssec/dnssec_service.ts. */
+  setDnssec(actor: string, zone: string, input: DnssecInput): Promise<DnssecStatus> {
+    return setDnssec(this.ctx, actor, zone, input);
   }
 }

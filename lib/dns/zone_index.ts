@@ -11,6 +11,8 @@
  */
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
+import { dnskeyOf, signingKey } from "./dnssec/keys.ts";
+import type { SigningKey } from "./dnssec/types.ts";
 import { encodable, inZone, parentName } from "./names.ts";
 import { normalizeType, parseRdata, typeCode } from "./rdata.ts";
 import { type CheckedRecord, checkRecord } from "./record_check.ts";
@@ -50,6 +52,10 @@ export interface ZoneData {
   names: Set<string>;
   /** Delegation points: non-apex owners with NS. */
   cuts: Set<string>;
+  /** The active keys the zone is signed with; empty while DNSSEC is off (docs/dns.md, "DNSSEC"). */
+  signingKeys: SigningKey[];
+  /** DNSKEY RDATA of the published and active keys, the apex DNSKEY RRset; empty while DNSSEC is off. */
+  dnskeys: Uint8Array[];
 }
 
 function addRR(
@@ -142,7 +148,34 @@ export function buildZone(
     }
     if (owner !== z.name && node.has(T_NS)) cuts.add(owner);
   }
-  return { name: z.name, serial: z.serial, minimum: z.minimum, nodes, names, cuts };
+  return {
+    name: z.name,
+    serial: z.serial,
+    minimum: z.minimum,
+    nodes,
+    names,
+    cuts,
+    ...keysOf(repos, z),
+  };
+}
+
+/**
+ * The zone's DNSSEC keys while it is enabled. A stored private key that cannot
+ * be read throws: the zone is then not served rather than served unsigned
+ * under a DS that validators would find no signature for.
+ */
+function keysOf(
+  repos: DnsRepos,
+  z: { name: string; dnssec_enabled: boolean },
+): Pick<ZoneData, "signingKeys" | "dnskeys"> {
+  if (!z.dnssec_enabled) return { signingKeys: [], dnskeys: [] };
+  const served = repos.dnssecKeys.list(z.name).filter((k) =>
+    k.state === "published" || k.state === "active"
+  );
+  return {
+    signingKeys: repos.dnssecKeys.signing(z.name).map(signingKey),
+    dnskeys: served.map(dnskeyOf),
+  };
 }
 
 export class DnsIndex {
@@ -184,12 +217,12 @@ export class DnsIndex {
     this.#generation++;
   }
 
-  /** One zone, or undefined when it is gone or its own SOA/NS data cannot be encoded (logged). */
+  /** One zone, or undefined when it is gone or its SOA, NS or DNSSEC keys cannot be loaded (logged). */
   #build(zone: string): ZoneData | undefined {
     try {
       return buildZone(this.repos, zone, this.#skip);
     } catch (err) {
-      this.log.error("DNS zone not served: its SOA or apex NS cannot be encoded", {
+      this.log.error("DNS zone not served: its SOA, apex NS or DNSSEC keys cannot be loaded", {
         zone,
         error: err,
       });

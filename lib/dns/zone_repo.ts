@@ -46,6 +46,8 @@ export interface ZoneRepo {
   /** Writes the fields given in `change`, leaving the others as they are. */
   update(name: string, change: ZoneChange): void;
   setSerial(name: string, serial: number, updatedAt: number): void;
+  /** Whether the zone is served signed (its keys are in dnssec/key_repo.ts). */
+  setDnssecEnabled(name: string, enabled: boolean): void;
   /** Deletes the zone; its records go with it. */
   delete(name: string): void;
   /** How many zones and records there are, for the DNS status probe. */
@@ -165,6 +167,14 @@ export class SqliteZoneRepo implements ZoneRepo {
       "UPDATE dns_zones SET serial = ?, updated_at = ? WHERE name = ?",
       serial,
       updatedAt,
+      name,
+    );
+  }
+
+  setDnssecEnabled(name: string, enabled: boolean): void {
+    this.store.run(
+      "UPDATE dns_zones SET dnssec_enabled = ? WHERE name = ?",
+      enabled ? 1 : 0,
       name,
     );
   }

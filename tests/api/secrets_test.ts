@@ -1,10 +1,11 @@
 /**
  * Secrets stay secret (issue 19): known secrets are seeded — passwords, an
  * API token, the session cookie, the JWT signing secret, WireGuard private
- * and preshared keys, a secret setting — and then every listing and page of
- * both management listeners, every log line, audit record and event frame,
- * and the zone export are searched for them. Only a peer's own client
- * configuration (config, qr) carries that peer's keys, which is its purpose.
+ * and preshared keys, a secret setting, DNSSEC private keys — and then
+ * every listing and page of both management listeners, every log line,
+ * audit record and event frame, and the zone export are searched for them.
+ * Only a peer's own client configuration (config, qr) carries that peer's
+ * keys, which is its purpose.
  */
 import { assert, assertEquals } from "../assert.ts";
 import { collectFrames } from "../helpers/api_client.ts";
@@ -43,6 +44,12 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     headers: D,
     json: { name: "example.com", admin_email: "h@example.com" },
   });
+  // DNSSEC keys of algorithm 8: their private keys (PKCS#8) must stay in the store.
+  const dnssecOn = await (await fetch(`${t.dnsApi}/api/v1/zones/example.com/dnssec`, {
+    method: "POST",
+    headers: { ...D, "content-type": "application/json" },
+    body: JSON.stringify({ enable: true, algorithm: "RSASHA256" }),
+  })).text();
   // A failed login with a password that is only almost right must not be logged either.
   await call(`${t.admin}/api/v1/auth/login`, {
     method: "POST",
@@ -71,6 +78,15 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     "peer preshared key": peerKeys.preshared_key,
     "secret setting": "hidden-host.example.org",
   };
+  for (const key_type of ["KSK", "ZSK"]) {
+    const { private_key } = rawRow<{ private_key: string }>(store, "dnssec_keys", ["private_key"], {
+      zone_name: "example.com",
+      key_type,
+    })!;
+    secrets[`DNSSEC ${key_type} private key`] = private_key;
+    // A piece of it too, should a response wrap or re-encode the key in part.
+    secrets[`DNSSEC ${key_type} private key, part`] = private_key.slice(200, 240);
+  }
   for (const { value } of store.all<{ value: string }>("SELECT value FROM meta")) {
     secrets[`meta value ${value.slice(0, 4)}…`] = value;
   }
@@ -99,6 +115,8 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     "interfaces/:id",
     await (await fetch(`${t.admin}/api/v1/interfaces/${iface}`, { headers: A })).text(),
   ]);
+  texts.push(["dnsApi POST /zones/example.com/dnssec", dnssecOn]);
+  assert(texts.some(([w]) => w === "dnsApi GET /api/v1/zones/example.com/dnssec"), "DNSSEC status");
   texts.push([
     "audit",
     JSON.stringify((await call(`${t.admin}/api/v1/audit?limit=200`, { headers: A })).body),

@@ -12,6 +12,7 @@ import { dns } from "./0004_dns.ts";
 import { attestChain } from "./0005_attest_chain.ts";
 import { attestExpiryBucket } from "./0006_attest_expiry_bucket.ts";
 import { networks } from "./0007_networks.ts";
+import { dnssec } from "./0008_dnssec.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   attestChain,
   attestExpiryBucket,
   networks,
+  dnssec,
 ];

@@ -1,0 +1,178 @@
+/**
+ * A zone's DNSSEC state through the API (docs/dns.md, "DNSSEC"): its status
+ * (keys and the DS records for the parent), enabling (a new KSK and ZSK, or
+ * the kept ones) and disabling. Disabling keeps the keys: enabling again with
+ * the same algorithm reuses them, so a DS left at the registrar is valid
+ * again. Each change bumps the serial in its transaction with its audit
+ * record, and after commit the answer index reloads the zone's keys.
+ */
+import { isoTime } from "../../clock.ts";
+import { ConflictError } from "../../errors.ts";
+import { type DnsContext, zoneChanged, zoneOf } from "../dns_context.ts";
+import { bumpSerial } from "../soa_serial.ts";
+import { KEY_SIZES, keySize, parseAlgorithm } from "./algorithms.ts";
+import { digestTypes, type DsRecord, dsRecord } from "./ds.ts";
+import type { DnssecKeyRow, StoredKey } from "./key_repo.ts";
+import { dnskeyOf, newKey } from "./keys.ts";
+import { ALGORITHM_NAMES, type DnssecAlgorithm, type KeyType } from "./types.ts";
+
+/** A key as the API shows it (specs/dns.md, "DNSSEC key"), with what a registrar's DNSKEY form asks. */
+export interface DnssecKey {
+  id: string;
+  algorithm: string;
+  key_type: KeyType;
+  bits: number;
+  created_at: string;
+  /** When a rollover retires the key; null while none is scheduled. */
+  expires_at: string | null;
+  key_tag: number;
+  flags: number;
+  /** Base64 of the DNSKEY public key field. */
+  public_key: string;
+}
+
+export interface DnssecStatus {
+  enabled: boolean;
+  keys: DnssecKey[];
+  /** The DS records to hand to the parent; empty while DNSSEC is off. */
+  ds_records: DsRecord[];
+  /** Only in the answer that turns DNSSEC off: what to do at the registrar. */
+  warning?: string;
+}
+
+export interface DnssecInput {
+  enable: boolean;
+  /** Mnemonic or number as a string; ECDSAP256SHA256 when absent. */
+  algorithm?: string;
+  /** RSA modulus length; 256 or absent for the others. */
+  key_size?: number;
+}
+
+/** Why turning DNSSEC off is the second step: the parent's DS must go first. */
+export const DISABLE_WARNING =
+  "The zone is now served unsigned: remove its DS records at the registrar, or validating resolvers will treat the zone as bogus. The keys are kept, so enabling again with the same algorithm makes the current DS valid again";
+
+/** The zone's DNSSEC status; NotFoundError when the zone is absent. */
+export function dnssecStatus(ctx: DnsContext, name: string): DnssecStatus {
+  const z = zoneOf(ctx, name);
+  return statusOf(ctx, z.name, z.dnssec_enabled);
+}
+
+/** Turns DNSSEC on or off for a zone (see the module comment). */
+export async function setDnssec(
+  ctx: DnsContext,
+  actor: string,
+  name: string,
+  input: DnssecInput,
+): Promise<DnssecStatus> {
+  const z = zoneOf(ctx, name);
+  // Checked when disabling too: a request with a field the API refuses is refused whole.
+  const algorithm = parseAlgorithm(input.algorithm);
+  const bits = input.key_size === undefined ? undefined : keySize(algorithm, input.key_size);
+  if (!input.enable) return disable(ctx, actor, z.name);
+  let fresh: StoredKey[] | undefined;
+  if (!z.dnssec_enabled && !reusable(ctx.dnssecKeys.list(z.name), algorithm, bits)) {
+    // Generated before the transaction: other requests run while an RSA key is made.
+    const size = bits ?? KEY_SIZES[algorithm].default;
+    const now = ctx.clock.now();
+    fresh = await Promise.all(
+      (["KSK", "ZSK"] as const).map((t) => newKey(z.name, t, algorithm, size, now)),
+    );
+  }
+  return enable(ctx, actor, z.name, algorithm, bits, fresh);
+}
+
+/**
+ * Whether the zone's keys can serve a request for `algorithm` (and `bits`,
+ * when given): all of that algorithm and size, an active KSK and ZSK among them.
+ */
+function reusable(keys: DnssecKeyRow[], algorithm: DnssecAlgorithm, bits?: number): boolean {
+  const fit = keys.every((k) =>
+    k.algorithm === algorithm && (bits === undefined || k.bits === bits)
+  );
+  const active = (t: KeyType) => keys.some((k) => k.key_type === t && k.state === "active");
+  return fit && active("KSK") && active("ZSK");
+}
+
+function enable(
+  ctx: DnsContext,
+  actor: string,
+  name: string,
+  algorithm: DnssecAlgorithm,
+  bits: number | undefined,
+  fresh: StoredKey[] | undefined,
+): DnssecStatus {
+  return ctx.transactor.tx(() => {
+    const z = zoneOf(ctx, name);
+    const kept = ctx.dnssecKeys.list(z.name);
+    const reuse = reusable(kept, algorithm, bits);
+    if (z.dnssec_enabled) {
+      if (reuse) return statusOf(ctx, z.name, true);
+      const field = kept.some((k) => k.algorithm !== algorithm) ? "algorithm" : "key_size";
+      throw new ConflictError(
+        `DNSSEC of zone "${z.name}" is already enabled with other keys: changing the algorithm or key size needs an algorithm rollover, which is not supported`,
+        { field, code: "dnssec_enabled" },
+      );
+    }
+    if (!reuse) {
+      // The keys changed while new ones were being made (another request): the caller may retry.
+      if (!fresh) throw new ConflictError(`DNSSEC keys of zone "${z.name}" changed meanwhile`);
+      ctx.dnssecKeys.deleteAll(z.name);
+      for (const k of fresh) ctx.dnssecKeys.insert(k);
+    }
+    ctx.zones.setDnssecEnabled(z.name, true);
+    const tags = ctx.dnssecKeys.list(z.name).map((k) => `${k.key_type} ${k.key_tag}`).join(", ");
+    ctx.audit.record({
+      actor,
+      event_type: "dns.dnssec.enabled",
+      message: `Enabled DNSSEC on zone "${z.name}" with ${reuse ? "its kept" : "new"} ${
+        ALGORITHM_NAMES[algorithm]
+      } keys (${tags})`,
+      resource_type: "dns_zone",
+      resource_id: z.name,
+    });
+    zoneChanged(ctx, z.name, "dnssec_enabled", bumpSerial(ctx, z.name));
+    return statusOf(ctx, z.name, true);
+  });
+}
+
+function disable(ctx: DnsContext, actor: string, name: string): DnssecStatus {
+  return ctx.transactor.tx(() => {
+    const z = zoneOf(ctx, name);
+    if (!z.dnssec_enabled) return statusOf(ctx, z.name, false);
+    ctx.zones.setDnssecEnabled(z.name, false);
+    ctx.audit.record({
+      actor,
+      event_type: "dns.dnssec.disabled",
+      message: `Disabled DNSSEC on zone "${z.name}" (keys kept)`,
+      resource_type: "dns_zone",
+      resource_id: z.name,
+    });
+    zoneChanged(ctx, z.name, "dnssec_disabled", bumpSerial(ctx, z.name));
+    return { ...statusOf(ctx, z.name, false), warning: DISABLE_WARNING };
+  });
+}
+
+function statusOf(ctx: DnsContext, zone: string, enabled: boolean): DnssecStatus {
+  const rows = ctx.dnssecKeys.list(zone);
+  const ds_records = enabled
+    ? rows.filter((k) => k.key_type === "KSK").flatMap((k) =>
+      digestTypes(k.algorithm).map((t) => dsRecord(zone, dnskeyOf(k), t))
+    )
+    : [];
+  return { enabled, keys: rows.map(keyView), ds_records };
+}
+
+function keyView(k: DnssecKeyRow): DnssecKey {
+  return {
+    id: k.id,
+    algorithm: ALGORITHM_NAMES[k.algorithm],
+    key_type: k.key_type,
+    bits: k.bits,
+    created_at: isoTime(k.created_at),
+    expires_at: k.expires_at === null ? null : isoTime(k.expires_at),
+    key_tag: k.key_tag,
+    flags: k.flags,
+    public_key: k.public_key,
+  };
+}

@@ -1,0 +1,22 @@
+import { DnssecInputSchema, DnssecStatusSchema } from "@/lib/dns/dnssec/schema.ts";
+import { define } from "@/server/listeners/dns_api/context.ts";
+
+export const meta = define.meta({
+  GET: {
+    summary: "The zone's DNSSEC state: its keys and the DS records to give the parent zone",
+    access: "viewer",
+    response: DnssecStatusSchema,
+  },
+  POST: {
+    summary:
+      "Enable DNSSEC (a KSK and a ZSK, new or kept) or disable it (keys kept; the answer carries a warning)",
+    access: "operator",
+    body: DnssecInputSchema,
+    response: DnssecStatusSchema,
+  },
+});
+
+export const handler = define.handlers(meta, {
+  GET: (ctx) => ctx.services.dns.dnssecStatus(ctx.params.name),
+  POST: (ctx) => ctx.services.dns.setDnssec(ctx.auth.user.username, ctx.params.name, ctx.body),
+});
