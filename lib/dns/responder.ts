@@ -20,6 +20,8 @@ import {
 import { buildResponse, type EdnsReply, errorOnly } from "./response.ts";
 import { type ResponseRateLimiter, truncatedAnswer } from "./rrl.ts";
 import type { DnsIndex } from "./zone_index.ts";
+import { signAnswer } from "./dnssec/sign_answer.ts";
+import { ZoneSigner } from "./dnssec/signer.ts";
 import { T_AXFR, T_IXFR, zoneTransfer } from "./zone_transfer.ts";
 
 export interface ResponderOptions {
@@ -31,7 +33,16 @@ export interface ResponderOptions {
   cacheSize?: number;
   /** Response rate limiting of UDP answers (lib/dns/rrl.ts); none when absent. */
   rrl?: ResponseRateLimiter | null;
+  /** Signs answers of zones with DNSSEC on (a fresh one when absent). */
+  signer?: ZoneSigner;
 }
+
+/**
+ * How long a cached answer is served. Signed answers carry signatures that
+ * the signer refreshes with a week of validity left (signer.ts); an hour is
+ * far inside that, and costs an unsigned zone one rebuild per answer an hour.
+ */
+const CACHE_MAX_AGE_MS = 3_600_000;
 
 const T_DS = 43;
 const C_IN = 1;
@@ -57,12 +68,17 @@ export class DnsResponder {
   readonly #cacheSize: number;
   #cache = new Map<string, Template>();
   #generation = -1;
+  #cacheBorn = 0;
+  /** Whether some zone is signed, worked out once per index generation. */
+  #anySigned = false;
   readonly #rrl: ResponseRateLimiter | null;
+  readonly #signer: ZoneSigner;
 
   constructor(private readonly index: DnsIndex, private readonly options: ResponderOptions) {
     this.#udpPayload = options.udpPayload ?? 1232;
     this.#cacheSize = options.cacheSize ?? 20_000;
     this.#rrl = options.rrl ?? null;
+    this.#signer = options.signer ?? new ZoneSigner();
   }
 
   /**
@@ -99,9 +115,13 @@ export class DnsResponder {
   private respond(msg: Uint8Array, transport: Transport, ip: string): Uint8Array[] | null {
     if (msg.length < 12 || msg[2] & 0x80) return null; // no ID to answer, or a response: never reply
     const q = readQuery(msg);
-    if (this.#generation !== this.index.generation) {
+    if (
+      this.#generation !== this.index.generation || Date.now() - this.#cacheBorn > CACHE_MAX_AGE_MS
+    ) {
       this.#cache.clear();
+      this.#cacheBorn = Date.now();
       this.#generation = this.index.generation;
+      this.#anySigned = this.index.anySigned;
     }
     if (q && q.plain && q.opcode === Opcode.query && q.qtype !== T_AXFR && q.qtype !== T_IXFR) {
       const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
@@ -171,6 +191,8 @@ export class DnsResponder {
     const zone = q.qtype === T_DS ? this.zoneForDs(q.name) : this.index.findZone(q.name);
     if (!zone) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_AUTHORITATIVE, limit)];
     const res = resolve(this.index, zone, q.name, q.qtype, q.qclass === C_ANY);
+    // RFC 4035 §3.1: signatures and proofs only for a query with the DO bit.
+    if (this.#anySigned && q.edns?.do) signAnswer(this.index, this.#signer, res, Date.now() / 1000);
     return [buildResponse(msg, q, res.rcode, res.aa, edns, res, limit)];
   }
 }

@@ -11,6 +11,7 @@
  */
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
+import { apexKeyRRsets } from "./dnssec/apex.ts";
 import { dnskeyOf, signingKey } from "./dnssec/keys.ts";
 import type { SigningKey } from "./dnssec/types.ts";
 import { encodable, inZone, parentName } from "./names.ts";
@@ -139,6 +140,11 @@ export function buildZone(
     }
     addRR(nodes, row.name, typeCode(row.type), r.ttl, r.wire, r.target);
   }
+  const keys = keysOf(repos, z);
+  // The DNSKEY RRset's TTL is the zone's default: rollover waits (docs/dns.md) are counted in it.
+  for (const [type, rdatas] of apexKeyRRsets(z.name, keys.dnskeys)) {
+    for (const rdata of rdatas) addRR(nodes, z.name, type, z.default_ttl, rdata);
+  }
   const names = new Set<string>();
   const cuts = new Set<string>();
   for (const [owner, node] of nodes) {
@@ -155,7 +161,7 @@ export function buildZone(
     nodes,
     names,
     cuts,
-    ...keysOf(repos, z),
+    ...keys,
   };
 }
 
@@ -231,6 +237,12 @@ export class DnsIndex {
   }
 
   /** Bumped on every change, so answer caches know to drop what they hold. */
+  /** True when some zone has active DNSSEC keys: DO queries then go through the signer. */
+  get anySigned(): boolean {
+    for (const z of this.#zones.values()) if (z.signingKeys.length) return true;
+    return false;
+  }
+
   get generation(): number {
     return this.#generation;
   }

@@ -66,7 +66,12 @@ function cover(z: ZoneData, name: string, opts: DenialOptions, reusable: boolean
   const prev = firstAfter(idx, key) - 1;
   const lie = predecessor(labels, apexLength);
   const lieKey = labelsKey(lie);
-  const next = nextName(z, key, successor(labels, apexLength));
+  // A name that does not exist is covered with its whole subtree: a next name below it (\000.name)
+  // would say the name exists as an empty non-terminal, and validators (BIND) then refuse the
+  // NXDOMAIN or wildcard proof. An empty non-terminal's cover ends at its first real descendant.
+  const exists = z.names.has(name);
+  const epsilon = exists ? successor(labels, apexLength) : afterSubtree(labels, apexLength);
+  const next = nextName(z, key, epsilon);
   if (idx.keys[prev] >= lieKey) {
     const owner = idx.names[prev];
     return nsecRRset(z, owner, next, chainTypes(z, owner, opts), reusable);
