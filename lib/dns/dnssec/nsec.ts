@@ -56,10 +56,10 @@ export function labelsWire(labels: readonly Uint8Array[]): Uint8Array {
  */
 export function nsecRdata(
   next: string | readonly Uint8Array[],
-  types: Iterable<number> | Uint8Array,
+  types: Iterable<number>,
 ): Uint8Array {
   const name = typeof next === "string" ? nameWire(next) : labelsWire(next);
-  const bitmap = types instanceof Uint8Array ? types : typeBitmap(types);
+  const bitmap = typeBitmap(types);
   const out = new Uint8Array(name.length + bitmap.length);
   out.set(name, 0);
   out.set(bitmap, name.length);
