@@ -148,6 +148,17 @@ Deno.test("wildcard answers: the query name covered; wildcard NODATA adds the wi
   assertEquals(nodata.facts[1].types, [TXT, RRSIG, NSEC]);
 });
 
+Deno.test("wildcard NODATA where the NSEC covering the name is the wildcard's own: one NSEC, not two at one owner", async () => {
+  const py = await dnspython("dnssec denial");
+  if (!py) return;
+  // "*\000" sorts just after "*": the wildcard owns the NSEC that covers it.
+  const qname = `\\042\\000.wild.${Z}`;
+  const { nsecs, facts, covered } = await check(py, wildcardNodataProof(await z(), qname), [qname]);
+  assertEquals(nsecs.map((n) => n.owner), [`*.wild.${Z}`]);
+  assertEquals(facts[0].types, [TXT, RRSIG, NSEC]);
+  assert(covered[0].includes(qname));
+});
+
 Deno.test("a name that does not exist has no NODATA proof", async () => {
   let threw = false;
   try {

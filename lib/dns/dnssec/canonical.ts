@@ -50,11 +50,6 @@ const NAME_FIELDS = new Map<number, Field[]>([
 const T_A6 = 38;
 const EMPTY = new Uint8Array(0);
 
-/** True when `type`'s RDATA holds names that canonical form lowercases. */
-export function hasCanonicalNames(type: number): boolean {
-  return NAME_FIELDS.has(type) || type === T_A6;
-}
-
 /** Lowercases ASCII A–Z in `bytes[from, to)`, copying first while `bytes` is still the caller's `orig`. */
 function lowerRange(bytes: Uint8Array, from: number, to: number, orig: Uint8Array): Uint8Array {
   let out = bytes;
@@ -208,14 +203,15 @@ export function canonicalKey(name: string): string {
 
 /** canonicalKey of labels given as bytes (leftmost first), already lowercase. */
 export function labelsKey(labels: readonly Uint8Array[]): string {
-  const parts: string[] = [];
+  let key = "";
   for (let i = labels.length - 1; i >= 0; i--) {
     const l = labels[i];
-    let s = "";
-    for (let j = 0; j < l.length; j++) s += String.fromCharCode(l[j] + 1);
-    parts.push(s);
+    const codes = new Array<number>(l.length + 1);
+    for (let j = 0; j < l.length; j++) codes[j] = l[j] + 1;
+    codes[l.length] = 0;
+    key += String.fromCharCode.apply(null, codes);
   }
-  return parts.join("\0") + (parts.length ? "\0" : "");
+  return key;
 }
 
 /** Canonical name order (RFC 4034 §6.1) of two text names: negative, zero or positive. */

@@ -42,53 +42,86 @@ export type { DenialOptions, NsecRRset } from "./nsec_chain.ts";
 
 const T_DNAME = 39;
 const LIE_TYPES = [T_RRSIG, T_NSEC];
+/** Above every canonical key: where the chain's last NSEC, pointing back at the apex, reaches. */
+const WRAP = "\uffff";
 
-/** The next name for an NSEC ending at `labels` (successor or after-subtree), bounded by the chain's next owner after `key`. */
+/** An NSEC made for an answer, with its owner's and next name's canonical keys. */
+interface Made {
+  nsec: NsecRRset;
+  from: string;
+  to: string;
+}
+
+/** A name as the denial code compares it. */
+interface Point {
+  labels: Uint8Array[];
+  key: string;
+  /** The name exists in the zone (an empty non-terminal, when it needs a cover). */
+  exists: boolean;
+}
+
+function point(z: ZoneData, name: string): Point {
+  const labels = nameLabels(name);
+  return { labels, key: labelsKey(labels), exists: z.names.has(name) };
+}
+
+/**
+ * The next name after `key` (the name or, for `epsilon` made by afterSubtree,
+ * its subtree): `epsilon`, unless an owner of the chain comes first.
+ */
 function nextName(
   z: ZoneData,
   key: string,
   epsilon: Uint8Array[] | null,
-): string {
+): { text: string; key: string; labels?: Uint8Array[] } {
   const idx = chainIndex(z);
   const i = firstAfter(idx, key);
-  if (epsilon === null) return i < idx.names.length ? idx.names[i] : z.name;
-  if (i < idx.names.length && idx.keys[i] < labelsKey(epsilon)) return idx.names[i];
-  return labelsText(epsilon);
+  const owner = i < idx.names.length ? { text: idx.names[i], key: idx.keys[i] } : undefined;
+  if (epsilon === null) return owner ?? { text: z.name, key: WRAP };
+  const epsilonKey = labelsKey(epsilon);
+  if (owner && owner.key < epsilonKey) return owner;
+  return { text: labelsText(epsilon), key: epsilonKey, labels: epsilon };
 }
 
 /** The NSEC that covers `name`, a name that does not exist (or an empty non-terminal). */
-function cover(z: ZoneData, name: string, opts: DenialOptions, reusable: boolean): NsecRRset {
-  const labels = nameLabels(name);
+function cover(z: ZoneData, name: Point, opts: DenialOptions, reusable: boolean): Made {
   const apexLength = nameLabels(z.name).length;
-  const key = labelsKey(labels);
   const idx = chainIndex(z);
   // The apex sorts first and always exists, so some chain owner precedes `name`.
-  const prev = firstAfter(idx, key) - 1;
-  const lie = predecessor(labels, apexLength);
+  const prev = firstAfter(idx, name.key) - 1;
+  const lie = predecessor(name.labels, apexLength);
   const lieKey = labelsKey(lie);
   // A name that does not exist is covered with its whole subtree: a next name below it (\000.name)
   // would say the name exists as an empty non-terminal, and validators (BIND) then refuse the
   // NXDOMAIN or wildcard proof. An empty non-terminal's cover ends at its first real descendant.
-  const exists = z.names.has(name);
-  const epsilon = exists ? successor(labels, apexLength) : afterSubtree(labels, apexLength);
-  const next = nextName(z, key, epsilon);
+  const epsilon = name.exists
+    ? successor(name.labels, apexLength)
+    : afterSubtree(name.labels, apexLength);
+  const next = nextName(z, name.key, epsilon);
+  const make = (owner: string, types: number[]) =>
+    nsecRRset(z, owner, next.text, types, reusable, next.labels);
   if (idx.keys[prev] >= lieKey) {
     const owner = idx.names[prev];
-    return nsecRRset(z, owner, next, chainTypes(z, owner, opts), reusable);
+    return { nsec: make(owner, chainTypes(z, owner, opts)), from: idx.keys[prev], to: next.key };
   }
-  return nsecRRset(z, labelsText(lie), next, LIE_TYPES.slice(), reusable);
+  return { nsec: make(labelsText(lie), LIE_TYPES.slice()), from: lieKey, to: next.key };
 }
 
 /** The NSEC at `name`, an owner of the chain, with its real types. */
-function nsecAt(z: ZoneData, name: string, opts: DenialOptions): NsecRRset {
-  const labels = nameLabels(name);
+function nsecAt(z: ZoneData, name: string, opts: DenialOptions): Made {
+  const { labels, key } = point(z, name);
   const apexLength = nameLabels(z.name).length;
   // Nothing below a cut or a DNAME belongs to this zone's answers: step over their subtrees.
-  const node = z.nodes.get(name)!;
-  const skip = z.cuts.has(name) || node.has(T_DNAME);
+  const skip = z.cuts.has(name) || z.nodes.get(name)!.has(T_DNAME);
   const epsilon = skip ? afterSubtree(labels, apexLength) : successor(labels, apexLength);
-  const next = nextName(z, labelsKey(labels), epsilon);
-  return nsecRRset(z, name, next, chainTypes(z, name, opts), true);
+  const next = nextName(z, key, epsilon);
+  const nsec = nsecRRset(z, name, next.text, chainTypes(z, name, opts), true, next.labels);
+  return { nsec, from: key, to: next.key };
+}
+
+/** True when `m` covers the name of `key`: strictly between its owner and its next name. */
+function covers(m: Made, key: string): boolean {
+  return m.from < key && key < m.to;
 }
 
 /**
@@ -96,19 +129,9 @@ function nsecAt(z: ZoneData, name: string, opts: DenialOptions): NsecRRset {
  * hold only one NSEC per name (RFC 4034 §4), and both say nothing exists from
  * that owner to their next names, so the one reaching further says both.
  */
-function onePerOwner(z: ZoneData, a: NsecRRset, b: NsecRRset): NsecRRset[] {
-  if (a.owner !== b.owner) return [a, b];
-  const reach = (n: NsecRRset) => n.next === z.name ? "\uffff" : labelsKey(nameLabels(n.next));
-  return [reach(a) >= reach(b) ? a : b];
-}
-
-/** True when the NSEC `n` covers `name` (lies strictly between its owner and next name). */
-export function covers(n: NsecRRset, name: string): boolean {
-  const key = labelsKey(nameLabels(name));
-  const owner = labelsKey(nameLabels(n.owner));
-  const next = labelsKey(nameLabels(n.next));
-  // The last NSEC of a chain points back at the apex: it covers everything after its owner.
-  return owner < key && (key < next || next <= owner);
+function onePerOwner(a: Made, b: Made): NsecRRset[] {
+  if (a.from !== b.from) return [a.nsec, b.nsec];
+  return [a.to >= b.to ? a.nsec : b.nsec];
 }
 
 /**
@@ -120,12 +143,13 @@ export function nxdomainProof(
   qname: string,
   opts: DenialOptions = {},
 ): NsecRRset[] {
-  const nameCover = cover(z, qname, opts, false);
-  const wildcard = `*.${closestEncloser(z, qname)}`;
-  if (covers(nameCover, wildcard)) return [nameCover];
+  const name = point(z, qname);
+  const wildcard = point(z, `*.${closestEncloser(z, qname)}`);
+  const nameCover = cover(z, name, opts, false);
+  if (covers(nameCover, wildcard.key)) return [nameCover.nsec];
   const wildcardCover = cover(z, wildcard, opts, true);
-  if (covers(wildcardCover, qname)) return [wildcardCover];
-  return onePerOwner(z, nameCover, wildcardCover);
+  if (covers(wildcardCover, name.key)) return [wildcardCover.nsec];
+  return onePerOwner(nameCover, wildcardCover);
 }
 
 /**
@@ -136,8 +160,8 @@ export function nxdomainProof(
  * not exist or lies below a delegation.
  */
 export function nodataProof(z: ZoneData, name: string, opts: DenialOptions = {}): NsecRRset[] {
-  if (inChain(z, name)) return [nsecAt(z, name, opts)];
-  if (z.names.has(name) && !z.nodes.has(name)) return [cover(z, name, opts, true)];
+  if (inChain(z, name)) return [nsecAt(z, name, opts).nsec];
+  if (z.names.has(name) && !z.nodes.has(name)) return [cover(z, point(z, name), opts, true).nsec];
   throw new RangeError(`Name "${name}" has no data of zone "${z.name}" to deny`);
 }
 
@@ -147,7 +171,7 @@ export function wildcardAnswerProof(
   qname: string,
   opts: DenialOptions = {},
 ): NsecRRset[] {
-  return [cover(z, qname, opts, false)];
+  return [cover(z, point(z, qname), opts, false).nsec];
 }
 
 /**
@@ -160,5 +184,5 @@ export function wildcardNodataProof(
   opts: DenialOptions = {},
 ): NsecRRset[] {
   const wildcard = `*.${closestEncloser(z, qname)}`;
-  return onePerOwner(z, cover(z, qname, opts, false), nsecAt(z, wildcard, opts));
+  return onePerOwner(cover(z, point(z, qname), opts, false), nsecAt(z, wildcard, opts));
 }

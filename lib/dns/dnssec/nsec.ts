@@ -11,28 +11,54 @@ import { nameWire } from "../encode.ts";
 import { labelText } from "../names.ts";
 
 export const T_NSEC = 47;
+const STAR = 0x2a;
 
 /** RFC 4034 §4.1.2: window blocks of the types present, each as long as its highest type needs. */
 export function typeBitmap(types: Iterable<number>): Uint8Array {
-  const sorted = [...new Set(types)].sort((a, b) => a - b);
-  const blocks: number[] = [];
-  for (let i = 0; i < sorted.length;) {
-    const window = sorted[i] >> 8;
-    const bits = new Uint8Array(32);
-    let used = 0;
-    for (; i < sorted.length && sorted[i] >> 8 === window; i++) {
-      const low = sorted[i] & 255;
-      bits[low >> 3] |= 0x80 >> (low & 7);
-      used = (low >> 3) + 1;
-    }
-    blocks.push(window, used, ...bits.subarray(0, used));
+  const sorted = Array.from(new Set(types)).sort((a, b) => a - b);
+  let size = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const last = i + 1 === sorted.length || sorted[i + 1] >> 8 !== sorted[i] >> 8;
+    if (last) size += 2 + ((sorted[i] & 255) >> 3) + 1;
   }
-  return Uint8Array.from(blocks);
+  const out = new Uint8Array(size);
+  let head = -1;
+  let window = -1;
+  for (const t of sorted) {
+    if (t >> 8 !== window) {
+      // Types ascend, so the previous block's length byte is final.
+      head = head < 0 ? 0 : head + 2 + out[head + 1];
+      window = t >> 8;
+      out[head] = window;
+    }
+    const low = t & 255;
+    out[head + 1] = (low >> 3) + 1;
+    out[head + 2 + (low >> 3)] |= 0x80 >> (low & 7);
+  }
+  return out;
 }
 
-/** NSEC RDATA: the next owner name (uncompressed, RFC 4034 §4.1.1), then the bitmap. */
-export function nsecRdata(next: string, types: Iterable<number>): Uint8Array {
-  const name = nameWire(next);
+/** The wire form of a label list. */
+export function labelsWire(labels: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(wireLength(labels));
+  let o = 0;
+  for (const l of labels) {
+    out[o] = l.length;
+    out.set(l, o + 1);
+    o += 1 + l.length;
+  }
+  return out;
+}
+
+/**
+ * NSEC RDATA: the next owner name (uncompressed, RFC 4034 §4.1.1), then the
+ * bitmap. The next name as text or, saving a parse, as labels.
+ */
+export function nsecRdata(
+  next: string | readonly Uint8Array[],
+  types: Iterable<number>,
+): Uint8Array {
+  const name = typeof next === "string" ? nameWire(next) : labelsWire(next);
   const bitmap = typeBitmap(types);
   const out = new Uint8Array(name.length + bitmap.length);
   out.set(name, 0);
@@ -40,9 +66,19 @@ export function nsecRdata(next: string, types: Iterable<number>): Uint8Array {
   return out;
 }
 
-/** The text form (lib/dns/names.ts) of a label list. */
+/** Each byte as labelText (lib/dns/names.ts) writes it inside a label, for names made here byte by byte. */
+const PIECES = Array.from({ length: 256 }, (_, b) => b === 0x2a ? "\\042" : labelText([b]));
+
+/** The text form (lib/dns/names.ts, labelText) of a label list. */
 export function labelsText(labels: readonly Uint8Array[]): string {
-  return labels.map((l) => labelText(l)).join(".");
+  let out = "";
+  for (let i = 0; i < labels.length; i++) {
+    const l = labels[i];
+    if (i > 0) out += ".";
+    if (l.length === 1 && l[0] === STAR) out += "*";
+    else for (let j = 0; j < l.length; j++) out += PIECES[l[j]];
+  }
+  return out;
 }
 
 function wireLength(labels: readonly Uint8Array[]): number {
@@ -53,7 +89,6 @@ function wireLength(labels: readonly Uint8Array[]): number {
 
 const MAX_NAME = 255;
 const MAX_LABEL = 63;
-const STAR = 0x2a;
 
 function down(b: number): number {
   const r = b - 1;

@@ -106,19 +106,20 @@ export function nsecTtl(z: ZoneData): number {
   return Math.min(z.minimum, soa?.ttl ?? z.minimum);
 }
 
-/** An NSEC RRset from its parts. */
+/** An NSEC RRset from its parts; `nextLabels`, when known, spare parsing `next`. */
 export function nsecRRset(
   z: ZoneData,
   owner: string,
   next: string,
   types: number[],
   reusable: boolean,
+  nextLabels?: Uint8Array[],
 ): NsecRRset {
   return {
     owner,
     type: T_NSEC,
     ttl: nsecTtl(z),
-    rdatas: [nsecRdata(next, types)],
+    rdatas: [nsecRdata(nextLabels ?? next, types)],
     next,
     types,
     reusable,

@@ -93,6 +93,7 @@ export class ZoneSigner {
   /**
    * One RRSIG RDATA per key for `rrset` of the zone `zoneApex`, at `now` (Unix
    * seconds). Every key given signs: pass the ones for the type (keysFor).
+   * The arrays returned may be the cache's own: read them, never write them.
    */
   sign(
     rrset: RRsetToSign,
@@ -106,8 +107,9 @@ export class ZoneSigner {
     const signer = canonicalNameWire(zoneApex);
     const out: Uint8Array[] = [];
     const cache = opts.cache !== false;
+    // The signer's name first: a wire name ends itself, so no two inputs hash the same bytes.
     const digest = cache
-      ? createHash("sha256").update(p.records).update(signer).digest("base64")
+      ? createHash("sha256").update(signer).update(p.records).digest("base64")
       : "";
     const validity = this.validity(now);
     for (const key of keys) {
