@@ -184,7 +184,15 @@ export class DnsResponder {
     }
     if (q.qtype === T_AXFR || q.qtype === T_IXFR) {
       const allowed = this.options.axfrAllowed(ip);
-      return zoneTransfer(this.index, { msg, q, transport, allowed, edns, limit });
+      return zoneTransfer(this.index, {
+        msg,
+        q,
+        transport,
+        allowed,
+        edns,
+        limit,
+        signer: this.#signer,
+      });
     }
     // Other meta QTYPEs (OPT, TSIG, TKEY, MAILA, MAILB, 128-254) are looked up like any type:
     // no record has them, so the answer is NODATA or a referral, as from NSD and Knot.

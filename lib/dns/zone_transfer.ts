@@ -16,6 +16,8 @@ import {
 } from "./resolve.ts";
 import { buildRaw, buildResponse, type EdnsReply, toRecords } from "./response.ts";
 import { serialGreater } from "./soa.ts";
+import { dnssecTransferRecords } from "./dnssec/signed_transfer.ts";
+import type { ZoneSigner } from "./dnssec/signer.ts";
 import { type DnsIndex, T_SOA, type ZoneData } from "./zone_index.ts";
 
 export const T_IXFR = 251;
@@ -33,6 +35,8 @@ export interface TransferRequest {
   allowed: boolean;
   edns: EdnsReply | null;
   limit: number;
+  /** Signs the transfer of a zone with DNSSEC on. */
+  signer: ZoneSigner;
 }
 
 /** The responses to an AXFR or IXFR query for a zone of `index`. */
@@ -58,7 +62,7 @@ export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] 
     return [buildResponse(msg, q, 0, true, edns, { answer: [soa] }, limit)];
   }
   // RFC 5936: SOA first and last; IXFR is answered the same way (RFC 1995 §4 allows a full transfer).
-  return transferMessages(msg, q, edns, axfrRecords(zone));
+  return transferMessages(msg, q, edns, axfrRecords(zone, r.signer));
 }
 
 /** `rrs` in messages of at most XFR_MESSAGE bytes; the first carries the question and OPT. */
@@ -88,7 +92,7 @@ function transferMessages(
   return out;
 }
 
-function axfrRecords(zone: ZoneData): WireRecord[] {
+function axfrRecords(zone: ZoneData, signer: ZoneSigner): WireRecord[] {
   const list: WireRecord[] = [];
   const soa = zone.nodes.get(zone.name)!.get(T_SOA)!;
   const soaRR = toRecords({ owner: zone.name, set: soa })[0];
@@ -98,6 +102,10 @@ function axfrRecords(zone: ZoneData): WireRecord[] {
       if (set.type === T_SOA) continue;
       for (const r of toRecords({ owner, set })) list.push(r);
     }
+  }
+  // A signed zone travels signed, with its full NSEC chain (RFC 4035 §2).
+  if (zone.signingKeys.length) {
+    for (const r of dnssecTransferRecords(zone, signer, Date.now() / 1000)) list.push(r);
   }
   list.push(soaRR);
   return list;
