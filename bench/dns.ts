@@ -4,6 +4,13 @@
  * mix, in one run; prints both rates and their ratio. The zone is made by
  * Palisade's service and exported for NSD, so both serve identical data.
  *
+ * Then the same zone signed: Palisade with DNSSEC on (ECDSAP256SHA256,
+ * online signing) and NSD serving the zone signed offline by `ldns-signzone`
+ * (same algorithm), both asked the same queries with the DO bit (`dnsperf
+ * -D`) after a warm-up that fills Palisade's answer and signature caches.
+ * Prints the signed rate, its ratio to unsigned Palisade (goal ≥ 0.8) and to
+ * NSD pre-signed.
+ *
  * Options (env): BENCH_SECONDS (default 10), BENCH_CLIENTS (default 2).
  */
 import { AuditLog } from "../lib/audit/audit.ts";
@@ -26,7 +33,7 @@ const ZONE = "bench.test";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
 const clients = Number(Deno.env.get("BENCH_CLIENTS") ?? 2);
 
-for (const tool of ["dnsperf", "nsd"]) {
+for (const tool of ["dnsperf", "nsd", "ldns-keygen", "ldns-signzone"]) {
   if (!which(tool)) {
     console.log(`SKIP bench:dns: ${tool} not installed`);
     Deno.exit(0);
@@ -70,8 +77,37 @@ function queryFile(): string {
   return q.join("\n") + "\n";
 }
 
-async function dnsperf(port: number, file: string): Promise<{ qps: number; lost: string }> {
+/** A short run that fills the answer cache (and, signed, the signature cache) and NSD's alike. */
+function warmUp(port: number, file: string, dnssec = false) {
+  const args = ["-s", "127.0.0.1", "-p", String(port), "-d", file, "-l", "1"];
+  return run("dnsperf", dnssec ? ["-D", ...args] : args);
+}
+
+/** `text` signed offline with a fresh ECDSA P-256 KSK and ZSK by ldns (NSD's pre-signed zone). */
+async function signedOffline(text: string): Promise<string> {
+  const file = `${dir}/${ZONE}.zone`;
+  await Deno.writeTextFile(file, text);
+  // ldns-keygen writes its key files into the working directory and prints their base name.
+  const keygen = async (ksk: boolean) => {
+    const out = await new Deno.Command("ldns-keygen", {
+      args: ["-a", "ECDSAP256SHA256", ...(ksk ? ["-k"] : []), ZONE],
+      cwd: dir,
+    }).output();
+    return `${dir}/${new TextDecoder().decode(out.stdout).trim()}`;
+  };
+  const ksk = await keygen(true);
+  const zsk = await keygen(false);
+  await run("ldns-signzone", ["-n", "-f", `${file}.signed`, file, ksk, zsk]);
+  return await Deno.readTextFile(`${file}.signed`);
+}
+
+async function dnsperf(
+  port: number,
+  file: string,
+  dnssec = false,
+): Promise<{ qps: number; lost: string }> {
   const r = await run("dnsperf", [
+    ...(dnssec ? ["-D"] : []),
     "-s",
     "127.0.0.1",
     "-p",
@@ -121,23 +157,29 @@ try {
       service.getZone(ZONE).records_count
     } records; ${seconds} s per run, ${clients} clients`,
   );
-  // A short warm-up each: fills the answer cache and NSD's caches alike.
-  await run("dnsperf", [
-    "-s",
-    "127.0.0.1",
-    "-p",
-    String(listener.addr.port),
-    "-d",
-    queries,
-    "-l",
-    "1",
-  ]);
-  await run("dnsperf", ["-s", "127.0.0.1", "-p", String(nsd.port), "-d", queries, "-l", "1"]);
+  await warmUp(listener.addr.port, queries);
+  await warmUp(nsd.port, queries);
   const nsdResult = await dnsperf(nsd.port, queries);
   const ours = await dnsperf(listener.addr.port, queries);
   console.log(`NSD      ${nsdResult.qps.toFixed(0)} qps (lost ${nsdResult.lost})`);
   console.log(`Palisade ${ours.qps.toFixed(0)} qps (lost ${ours.lost})`);
   console.log(`ratio    ${(ours.qps / nsdResult.qps).toFixed(3)} (target ≥ 0.35)`);
+
+  // Signed, with the DO bit.
+  await service.setDnssec("bench", ZONE, { enable: true, algorithm: "ECDSAP256SHA256" });
+  await using nsdSigned = await startNsd([{ name: ZONE, text: await signedOffline(exported) }], {
+    minimalResponses: false,
+  });
+  await warmUp(listener.addr.port, queries, true);
+  await warmUp(nsdSigned.port, queries, true);
+  const nsdSignedResult = await dnsperf(nsdSigned.port, queries, true);
+  const signed = await dnsperf(listener.addr.port, queries, true);
+  console.log(
+    `NSD pre-signed      ${nsdSignedResult.qps.toFixed(0)} qps, DO (lost ${nsdSignedResult.lost})`,
+  );
+  console.log(`Palisade signed     ${signed.qps.toFixed(0)} qps, DO (lost ${signed.lost})`);
+  console.log(`signed/unsigned     ${(signed.qps / ours.qps).toFixed(3)} (goal ≥ 0.8)`);
+  console.log(`signed/NSD signed   ${(signed.qps / nsdSignedResult.qps).toFixed(3)}`);
 } finally {
   await listener.close();
   store.close();
