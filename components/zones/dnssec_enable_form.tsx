@@ -21,11 +21,10 @@ type Values = z.infer<typeof DnssecEnableBody>;
 const FIELDS = Object.keys(DnssecEnableBody.shape);
 
 /** The default first (RFC 8624's choice), RSA last: it is there for old validators. */
-const OPTIONS: [DnssecAlgorithm, string][] = [
-  [13, "ECDSAP256SHA256 (13), recommended"],
-  [15, "ED25519 (15)"],
-  [8, "RSASHA256 (8), for old validators"],
-];
+const CHOICES = ([13, 15, 8] as const).map((c): [string, string] => [
+  ALGORITHM_NAMES[c],
+  `${ALGORITHM_NAMES[c]} (${c})`,
+]);
 
 const RSA = KEY_SIZES[8];
 
@@ -67,7 +66,6 @@ export function dnssecEnableFailure(err: unknown, values: Values) {
 
 /** The enable form, for operators; `kept` are the keys a disabled zone still has. */
 export function DnssecEnableForm({ form, kept }: { form: FormState; kept: DnssecKey[] }) {
-  const keptAlgorithm = kept[0]?.algorithm;
   return (
     <PostForm
       form={form}
@@ -76,15 +74,17 @@ export function DnssecEnableForm({ form, kept }: { form: FormState; kept: Dnssec
       labelledBy="dnssec-enable"
     >
       <h3 id="dnssec-enable" class="wide">Enable DNSSEC</h3>
+      <p class="help wide">
+        A key-signing key (KSK) and a zone-signing key (ZSK) sign the zone. ECDSAP256SHA256 suits
+        nearly every validator; RSASHA256 is for the few that lack it.
+      </p>
       <Select
         form={form}
         name="algorithm"
         label="Algorithm"
         idPrefix="ds"
-        options={OPTIONS.map(([code, label]) => [ALGORITHM_NAMES[code], label])}
-        help={keptAlgorithm
-          ? `The zone's ${keptAlgorithm} keys are kept: enabling with ${keptAlgorithm} reuses them.`
-          : "A new key-signing key (KSK) and zone-signing key (ZSK) are made."}
+        options={CHOICES}
+        help={kept[0] && `The zone's ${kept[0].algorithm} keys are kept: choosing it reuses them.`}
       />
       {/* Hidden by the stylesheet unless RSASHA256 is chosen; without that, the hint says it. */}
       <div class="rsa-only">
