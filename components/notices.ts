@@ -6,6 +6,7 @@
  * page).
  */
 import { z } from "zod";
+import { DISABLE_WARNING } from "@/lib/dns/dnssec/dnssec_service.ts";
 
 export const NOTICES = {
   tunnels: { deleted: "Interface deleted." },
@@ -32,6 +33,8 @@ export const NOTICES = {
     record_created: "Record added.",
     record_updated: "Record saved.",
     record_deleted: "Record deleted.",
+    dnssec_enabled: "DNSSEC enabled: give the DS records below to the registrar.",
+    dnssec_disabled: `DNSSEC disabled. ${DISABLE_WARNING}.`,
   },
   networks: { deleted: "Network deleted." },
   network: { created: "Network created." },

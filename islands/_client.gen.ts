@@ -3,8 +3,9 @@
 import { boot } from "./_runtime/boot.ts";
 import AttestLive from "./AttestLive.tsx";
 import AuditTail from "./AuditTail.tsx";
+import CopyButton from "./CopyButton.tsx";
 import LiveRegion from "./LiveRegion.tsx";
 import PeerTable from "./PeerTable.tsx";
 import QrDialog from "./QrDialog.tsx";
 
-boot({ AttestLive, AuditTail, LiveRegion, PeerTable, QrDialog });
+boot({ AttestLive, AuditTail, CopyButton, LiveRegion, PeerTable, QrDialog });

@@ -3,8 +3,9 @@
 import type { ComponentType } from "preact";
 import AttestLive from "./AttestLive.tsx";
 import AuditTail from "./AuditTail.tsx";
+import CopyButton from "./CopyButton.tsx";
 import LiveRegion from "./LiveRegion.tsx";
 import PeerTable from "./PeerTable.tsx";
 import QrDialog from "./QrDialog.tsx";
 
-export const islands: Record<string, ComponentType<never>> = { AttestLive, AuditTail, LiveRegion, PeerTable, QrDialog };
+export const islands: Record<string, ComponentType<never>> = { AttestLive, AuditTail, CopyButton, LiveRegion, PeerTable, QrDialog };

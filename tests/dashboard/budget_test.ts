@@ -37,6 +37,8 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
   const { interfaceId, peerIds } = await seedPeers(t, 3);
   t.services.dns.createZone("test", { name: "example.org", admin_email: "h@example.org" });
   const record = t.services.dns.listRecords("example.org").records[0];
+  t.services.dns.createZone("test", { name: "signed.org", admin_email: "h@signed.org" });
+  await t.services.dns.setDnssec("test", "signed.org", { enable: true });
   const { tunnels } = t.services;
   const network = tunnels.networks.list()[0];
   const route = await tunnels.routes.create(
@@ -60,6 +62,8 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
     "/zones/example.org",
     "/zones/example.org/delete",
     `/zones/example.org/records/${record.id}`,
+    "/zones/signed.org",
+    "/zones/signed.org/dnssec/disable",
     "/networks",
     `/networks/${network.id}`,
     `/networks/${network.id}/delete`,

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
+import { DnssecPanel } from "@/components/zones/dnssec_panel.tsx";
+import {
+  DnssecEnableBody,
+  dnssecEnableFailure,
+  dnssecEnableValues,
+  enableDnssec,
+} from "@/components/zones/dnssec_enable_form.tsx";
 import { RecordsSection } from "@/components/zones/records_section.tsx";
 import {
   addRecord,
@@ -22,7 +29,7 @@ import {
   zoneSettingsOf,
 } from "@/components/zones/zone_settings_form.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
-import type { DnsRecord, ZoneDetails } from "@/lib/dns/dns_service.ts";
+import type { DnsRecord, DnssecStatus, ZoneDetails } from "@/lib/dns/dns_service.ts";
 import type { PageProps } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState } from "@/server/http/form.ts";
@@ -30,7 +37,7 @@ import { define, type SignedInContext } from "@/server/listeners/admin/context.t
 
 export const meta = define.meta({
   GET: {
-    summary: "Zone page: records, settings, import and export",
+    summary: "Zone page: records, DNSSEC, settings, import and export",
     access: "viewer",
     query: z.object({
       type: z.string().max(16).optional(),
@@ -46,6 +53,7 @@ export const meta = define.meta({
       z.object({ _action: z.literal("add"), ...RecordBody.shape }),
       z.object({ _action: z.literal("update"), ...ZoneSettingsBody.shape }),
       z.object({ _action: z.literal("import"), ...ImportBody.shape }),
+      z.object({ _action: z.literal("dnssec"), ...DnssecEnableBody.shape }),
     ]),
   },
 });
@@ -53,11 +61,13 @@ export const meta = define.meta({
 interface Data {
   zone: ZoneDetails;
   records: DnsRecord[];
+  dnssec: DnssecStatus;
   type: string;
   canEdit: boolean;
   add: FormState;
   settings: FormState;
   importForm: FormState;
+  dnssecForm: FormState;
   notice: string | null;
 }
 
@@ -67,14 +77,17 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
   ctx.state.title = zone.name;
   const type = (ctx.url.searchParams.get("type") ?? "").toUpperCase();
   const records = dns.listRecords(zone.name, type && type !== "ALL" ? type : undefined).records;
+  const dnssec = dns.dnssecStatus(zone.name);
   return {
     zone,
     records,
+    dnssec,
     type,
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     add: emptyForm({ type: "A", domain: "" }),
     settings: emptyForm(zoneSettingsOf(zone)),
     importForm: emptyForm(),
+    dnssecForm: emptyForm(dnssecEnableValues(dnssec.keys)),
     notice: null,
     ...over,
   };
@@ -89,9 +102,18 @@ export const handler = define.handlers(meta, {
     }
     return page(load(ctx, { notice }));
   },
-  POST(ctx) {
+  async POST(ctx) {
     const zone = ctx.services.dns.getZone(ctx.params.name).name;
     const body = ctx.body;
+    if (body._action === "dnssec") {
+      const { _action, ...values } = body;
+      try {
+        return ctx.redirect(await enableDnssec(ctx, zone, values));
+      } catch (err) {
+        const { form, status } = dnssecEnableFailure(err, values);
+        return page(load(ctx, { dnssecForm: form }), { status });
+      }
+    }
     if (body._action === "add") {
       const { _action, ...values } = body;
       try {
@@ -143,6 +165,12 @@ export default function Zone({ data }: PageProps<Data>) {
         records={data.records}
         type={data.type}
         canEdit={data.canEdit}
+      />
+      <DnssecPanel
+        zone={zone.name}
+        status={data.dnssec}
+        canEdit={data.canEdit}
+        form={data.dnssecForm}
       />
       {data.canEdit && (
         <div class="columns">
