@@ -34,6 +34,12 @@ function corpus(): Uint8Array[] {
     q("alias.fuzz.test", "A", opt([], dnsPacket.DNSSEC_OK)),
     q("x.wild.fuzz.test", "TXT", opt([{ code: 10, data: Buffer.from("0123456789abcdef", "hex") }])),
     q("nope.fuzz.test", "MX"),
+    q("nope.fuzz.test", "MX", opt([], dnsPacket.DNSSEC_OK)),
+    q("x.wild.fuzz.test", "TXT", opt([], dnsPacket.DNSSEC_OK)),
+    q("x.wild.fuzz.test", "AAAA", opt([], dnsPacket.DNSSEC_OK)),
+    q("host.sub.fuzz.test", "A", opt([], dnsPacket.DNSSEC_OK)),
+    q("sub.fuzz.test", "DS", opt([], dnsPacket.DNSSEC_OK)),
+    q("fuzz.test", "DNSKEY", opt([], dnsPacket.DNSSEC_OK)),
     q("host.sub.fuzz.test", "A"),
     q("fuzz.test", "ANY"),
     q("fuzz.test", "AXFR"),
@@ -79,7 +85,8 @@ function check(reply: Uint8Array): string | null {
   return null;
 }
 
-function populate(s: DnsStack) {
+/** The fuzz zone, signed (Ed25519): queries with DO go through the signer and the denial code too. */
+async function populate(s: DnsStack) {
   s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
   const add = (domain: string, type: string, value: string) =>
     s.service.createRecord("fuzz", "fuzz.test", { domain, type, value });
@@ -89,13 +96,14 @@ function populate(s: DnsStack) {
   add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
   add("ns.sub.fuzz.test", "A", "192.0.2.2");
   for (let i = 0; i < 6; i++) add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
+  await s.service.setDnssec("fuzz", "fuzz.test", { enable: true, algorithm: "ED25519" });
 }
 
 Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and every reply is valid or FORMERR", async () => {
   const seed = fuzzSeed("fuzz over UDP");
   const logged: string[] = [];
   await using s = await startDnsStack({ log: createLogger("warn", (line) => logged.push(line)) });
-  populate(s);
+  await populate(s);
   const seeds = corpus();
   // Count what the server really handled, so kernel drops cannot hide untested packets.
   let handled = 0;
