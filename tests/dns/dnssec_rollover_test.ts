@@ -1,7 +1,7 @@
 /**
  * A ZSK pre-publish rollover on a running server, judged by a validating
  * resolver (docs/dns.md, "Rollover"). The zone's TTLs are 2 s and the
- * propagation delay 1 s, so Ipub = Iret = 3 s. BIND's `delv`, anchored at the
+ * propagation delay 2 s, so Ipub = Iret = 4 s (room for the checks between steps). BIND's `delv`, anchored at the
  * zone's KSK, must fully validate `www A` before the rotation, right after it
  * (the new ZSK published: three DNSKEYs), after the switch (the new ZSK signs,
  * the old one still published) and after the removal (two DNSKEYs); the API
@@ -14,8 +14,8 @@ import { startTestServer } from "../helpers/test_server.ts";
 import { dig } from "./dig.ts";
 
 const Z = "rollover.test";
-/** Ipub and Iret: the propagation delay (1 s) plus the TTLs (2 s). */
-const WAIT_MS = 3000;
+/** Ipub and Iret: the propagation delay (2 s) plus the TTLs (2 s). */
+const WAIT_MS = 4000;
 
 interface Key {
   id: string;
@@ -49,7 +49,7 @@ async function until(api: DnsApi, done: (k: Key[]) => boolean, what: string) {
 Deno.test("delv validates the zone through every step of a ZSK rollover, which advances by itself", async () => {
   if (!haveSystem("dnssec rollover", ["delv", "dig"])) return;
   await using t = await startTestServer({
-    env: { PALISADE_DNSSEC_PROPAGATION_DELAY: "1", PALISADE_DNSSEC_ROLLOVER_CHECK_MS: "200" },
+    env: { PALISADE_DNSSEC_PROPAGATION_DELAY: "2", PALISADE_DNSSEC_ROLLOVER_CHECK_MS: "200" },
   });
   await using events = await watchEvents(t);
   const api = await dnsApi(t);
