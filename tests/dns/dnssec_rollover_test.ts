@@ -1,11 +1,12 @@
 /**
  * A ZSK pre-publish rollover on a running server, judged by a validating
  * resolver (docs/dns.md, "Rollover"). The zone's TTLs are 2 s and the
- * propagation delay 2 s, so Ipub = Iret = 4 s (room for the checks between steps). BIND's `delv`, anchored at the
- * zone's KSK, must fully validate `www A` before the rotation, right after it
- * (the new ZSK published: three DNSKEYs), after the switch (the new ZSK signs,
- * the old one still published) and after the removal (two DNSKEYs); the API
- * status shows the key states move on their own, no step before its time.
+ * propagation delay 2 s, so Ipub = Iret = 4 s, room for the checks between
+ * steps. BIND's `delv`, anchored at the zone's KSK, must fully validate
+ * `www A` before the rotation, right after it (the new ZSK published: three
+ * DNSKEYs), after the switch (the new ZSK signs, the old one still
+ * published) and after the removal (two DNSKEYs); the API status shows the
+ * key states move on their own, no step before its time.
  */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { auditRows, type DnsApi, dnsApi, watchEvents } from "../helpers/dns_api.ts";
