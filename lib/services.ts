@@ -26,6 +26,7 @@ import type { Config } from "./config/config.ts";
 import { parseAcl } from "./dns/acl.ts";
 import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsService } from "./dns/dns_service.ts";
+import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
 import { DnsResponder } from "./dns/responder.ts";
 import { rrlFor } from "./dns/rrl.ts";
 import { DnsIndex } from "./dns/zone_index.ts";
@@ -63,7 +64,10 @@ export interface Services {
   tunnels: Tunnels;
   /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
   diagnostics: Diagnostics;
-  /** Applies stored tunnel state to the host and starts the periodic pass; never throws. */
+  /**
+   * Applies stored tunnel state to the host and starts the periodic passes
+   * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
+   */
   start(): Promise<void>;
   /** Stops timers; the caller closes the store. */
   stop(): Promise<void>;
@@ -153,7 +157,7 @@ function dnsServices(c: Common, system: SystemService) {
   const repos = sqliteDnsRepos(store);
   const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
   index.load();
-  const dns = new DnsService({
+  const ctx = {
     ...repos,
     transactor: store,
     audit: c.audit,
@@ -161,13 +165,20 @@ function dnsServices(c: Common, system: SystemService) {
     clock: c.clock,
     nameservers: config.dns.nameservers,
     index,
+    propagationDelay: config.dns.dnssec.propagationDelay,
+  };
+  const dns = new DnsService(ctx);
+  // Key rollovers advance on this timer (started and stopped with the services).
+  const rollover = new RolloverScheduler(ctx, {
+    checkMs: config.dns.dnssec.rolloverCheckMs,
+    log: c.log.child({ service: "dnssec" }),
   });
   const dnsResponder = new DnsResponder(index, {
     axfrAllowed: parseAcl(config.dns.axfrAllow),
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  return { dns, dnsResponder };
+  return { dns, dnsResponder, rollover };
 }
 
 /** Interfaces and peers over the host driver the configuration chose. */
@@ -216,7 +227,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder } = dnsServices(common, system);
+  const { dns, dnsResponder, rollover } = dnsServices(common, system);
   const tunnels = tunnelServices(common, system, settings, opts.driver);
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
@@ -247,11 +258,13 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     diagnostics,
     async start() {
       attestRates.start();
+      rollover.start();
       await tunnels.start();
     },
     async stop() {
       clearInterval(housekeeping);
       attestRates.stop();
+      await rollover.stop();
       attest.close();
       await tunnels.stop();
     },

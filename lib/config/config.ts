@@ -57,6 +57,7 @@ function defaults(): Config {
       notify: [],
       tcp: { maxConnections: 128, perAddress: 8, firstQueryMs: 2000, idleMs: 10_000 },
       rrl: { mode: "auto", rate: 200, slip: 2, ipv4Prefix: 24, ipv6Prefix: 56 },
+      dnssec: { propagationDelay: 3600, rolloverCheckMs: 60_000 },
     },
     attest: {
       frontendDir: "./static/attest",

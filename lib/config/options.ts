@@ -10,7 +10,7 @@ import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
 import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import { LOGIN_OPTIONS } from "./login_options.ts";
 import { NET_OPTIONS } from "./net_options.ts";
-import type { Option } from "./option.ts";
+import { integerOption, type Option } from "./option.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
 export type { Option } from "./option.ts";
@@ -157,6 +157,20 @@ export const OPTIONS: Option[] = [
     apply: (c, v, n) => (c.dns.notify = parseNotifyTargets(parseList(v), n)),
   },
   ...DNS_LIMIT_OPTIONS,
+  integerOption(
+    "PALISADE_DNSSEC_PROPAGATION_DELAY",
+    3600,
+    [0, 604_800],
+    "Seconds a zone change takes to reach every secondary; DNSSEC key rollovers wait this long beyond the TTLs",
+    (c, n) => (c.dns.dnssec.propagationDelay = n),
+  ),
+  integerOption(
+    "PALISADE_DNSSEC_ROLLOVER_CHECK_MS",
+    60_000,
+    [50, 3_600_000],
+    "How often the DNSSEC key rollover scheduler applies due steps and starts automatic rotations",
+    (c, n) => (c.dns.dnssec.rolloverCheckMs = n),
+  ),
   {
     env: "PALISADE_LOG",
     flag: "--log",

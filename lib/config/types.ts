@@ -96,6 +96,13 @@ export interface Config {
     tcp: DnsTcpLimits;
     /** Response rate limiting of UDP answers (docs/security.md). */
     rrl: DnsRrlSettings;
+    /** DNSSEC key rollover (docs/dns.md, "Rollover"). */
+    dnssec: {
+      /** Seconds for a change to reach every secondary (RFC 7583's Dprp). */
+      propagationDelay: number;
+      /** How often the rollover scheduler looks for due steps, in milliseconds. */
+      rolloverCheckMs: number;
+    };
   };
   attest: {
     /** Folder served at `/` of the attestation listener. */

@@ -32,6 +32,11 @@ export interface DnsContext {
    */
   nameservers: string[];
   index?: ZoneInvalidator;
+  /**
+   * Seconds a change takes to reach every secondary (PALISADE_DNSSEC_PROPAGATION_DELAY),
+   * for the waits of a key rollover (dnssec/rollover.ts); 3600 when absent.
+   */
+  propagationDelay?: number;
 }
 
 /** The zone `name` as given in a path; NotFoundError when it is absent or no valid name. */

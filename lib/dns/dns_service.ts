@@ -16,6 +16,7 @@ import {
   dnssecStatus,
   setDnssec,
 } from "./dnssec/dnssec_service.ts";
+import { type RotateResult, rotateZsk } from "./dnssec/rollover.ts";
 import { type BatchOperation, recordBatch } from "./record_batch.ts";
 import {
   createRecord,
@@ -43,6 +44,7 @@ import {
 
 export type { DnsContext, ZoneInvalidator } from "./dns_context.ts";
 export type { DnssecInput, DnssecKey, DnssecStatus } from "./dnssec/dnssec_service.ts";
+export type { RolloverView, RotateResult } from "./dnssec/rollover.ts";
 export type { BatchOperation } from "./record_batch.ts";
 export { MAX_BATCH } from "./record_batch.ts";
 export type { CreateRecordInput, DnsRecord, UpdateRecordInput } from "./records.ts";
@@ -134,5 +136,10 @@ export class DnsService {
   /** Turns DNSSEC on (new or kept KSK and ZSK) or off (keys kept); see dnssec/dnssec_service.ts. */
   setDnssec(actor: string, zone: string, input: DnssecInput): Promise<DnssecStatus> {
     return setDnssec(this.ctx, actor, zone, input);
+  }
+
+  /** Starts a ZSK pre-publish rollover; see dnssec/rollover.ts. */
+  rotateDnssec(actor: string, zone: string): Promise<RotateResult> {
+    return rotateZsk(this.ctx, actor, zone);
   }
 }

@@ -58,6 +58,8 @@ export interface RecordRepo {
   hasBelow(zone: string, name: string): boolean;
   /** How many records the zone has, SOA included. */
   count(zone: string): number;
+  /** The largest TTL of the zone's records but the SOA; 0 when it has none. */
+  maxDataTtl(zone: string): number;
   insert(row: RecordRow): void;
   update(id: string, value: string, ttl: number, updatedAt: number): void;
   delete(id: string): void;
@@ -186,6 +188,13 @@ export class SqliteRecordRepo implements RecordRepo {
       "SELECT count(*) AS n FROM dns_records WHERE zone = ?",
       zone,
     )!.n;
+  }
+
+  maxDataTtl(zone: string): number {
+    return this.store.get<{ t: number | null }>(
+      "SELECT max(ttl) AS t FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+      zone,
+    )?.t ?? 0;
   }
 
   insert(r: RecordRow): void {

@@ -55,7 +55,7 @@ export interface ZoneData {
   cuts: Set<string>;
   /** The active keys the zone is signed with; empty while DNSSEC is off (docs/dns.md, "DNSSEC"). */
   signingKeys: SigningKey[];
-  /** DNSKEY RDATA of the published and active keys, the apex DNSKEY RRset; empty while DNSSEC is off. */
+  /** DNSKEY RDATA of the published, active and retired keys, the apex DNSKEY RRset; empty while DNSSEC is off. */
   dnskeys: Uint8Array[];
 }
 
@@ -166,9 +166,12 @@ export function buildZone(
 }
 
 /**
- * The zone's DNSSEC keys while it is enabled. A stored private key that cannot
- * be read throws: the zone is then not served rather than served unsigned
- * under a DS that validators would find no signature for.
+ * The zone's DNSSEC keys while it is enabled: every key not removed is in the
+ * DNSKEY RRset — published ahead of a rollover, active, or retired while
+ * signatures made with it may still sit in caches (RFC 7583 §3.2) — and only
+ * the active ones sign. A stored private key that cannot be read throws: the
+ * zone is then not served rather than served unsigned under a DS that
+ * validators would find no signature for.
  */
 function keysOf(
   repos: DnsRepos,
@@ -176,7 +179,7 @@ function keysOf(
 ): Pick<ZoneData, "signingKeys" | "dnskeys"> {
   if (!z.dnssec_enabled) return { signingKeys: [], dnskeys: [] };
   const served = repos.dnssecKeys.list(z.name).filter((k) =>
-    k.state === "published" || k.state === "active"
+    k.state === "published" || k.state === "active" || k.state === "retired"
   );
   return {
     signingKeys: repos.dnssecKeys.signing(z.name).map(signingKey),

@@ -48,6 +48,11 @@ export interface ZoneRepo {
   setSerial(name: string, serial: number, updatedAt: number): void;
   /** Whether the zone is served signed (its keys are in dnssec/key_repo.ts). */
   setDnssecEnabled(name: string, enabled: boolean): void;
+  /** Days the active ZSK signs before a rollover starts by itself; null when off. */
+  zskRotationDays(name: string): number | null;
+  setZskRotationDays(name: string, days: number | null): void;
+  /** The zones whose DNSSEC is on with automatic ZSK rotation, by name. */
+  zskRotations(): { zone: string; days: number }[];
   /** Deletes the zone; its records go with it. */
   delete(name: string): void;
   /** How many zones and records there are, for the DNS status probe. */
@@ -176,6 +181,24 @@ export class SqliteZoneRepo implements ZoneRepo {
       "UPDATE dns_zones SET dnssec_enabled = ? WHERE name = ?",
       enabled ? 1 : 0,
       name,
+    );
+  }
+
+  zskRotationDays(name: string): number | null {
+    return this.store.get<{ d: number | null }>(
+      "SELECT zsk_rotation_days AS d FROM dns_zones WHERE name = ?",
+      name,
+    )?.d ?? null;
+  }
+
+  setZskRotationDays(name: string, days: number | null): void {
+    this.store.run("UPDATE dns_zones SET zsk_rotation_days = ? WHERE name = ?", days, name);
+  }
+
+  zskRotations(): { zone: string; days: number }[] {
+    return this.store.all<{ zone: string; days: number }>(
+      `SELECT name AS zone, zsk_rotation_days AS days FROM dns_zones
+       WHERE dnssec_enabled = 1 AND zsk_rotation_days IS NOT NULL ORDER BY name`,
     );
   }
 

@@ -60,6 +60,8 @@ Deno.test("POST /zones/{name}/dnssec enables each algorithm: a KSK and a ZSK, DS
       enabled: false,
       keys: [],
       ds_records: [],
+      rollover: null,
+      zsk_rotation_days: null,
     });
 
     const res = await api.post(`/zones/${z}/dnssec`, { enable: true, algorithm, key_size });
@@ -125,7 +127,13 @@ Deno.test("disabling keeps the keys: enabling again with the same algorithm reus
   const details = (await api.get("/zones/example.org")).body;
   assertEquals([details.dnssec_enabled, details.serial], [false, serial + 1]);
   const status = (await api.get("/zones/example.org/dnssec")).body;
-  assertEquals(status, { enabled: false, keys: off.body.keys, ds_records: [] });
+  assertEquals(status, {
+    enabled: false,
+    keys: off.body.keys,
+    ds_records: [],
+    rollover: null,
+    zsk_rotation_days: null,
+  });
   // Disabling again changes nothing and warns no more.
   assertEquals((await api.post("/zones/example.org/dnssec", { enable: false })).body, status);
 

@@ -6,7 +6,7 @@
 import { AuditLog } from "../../lib/audit/audit.ts";
 import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { type Clock, ManualClock } from "../../lib/clock.ts";
-import type { ZoneInvalidator } from "../../lib/dns/dns_context.ts";
+import type { DnsContext, ZoneInvalidator } from "../../lib/dns/dns_context.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
@@ -16,9 +16,11 @@ export interface DnsTestOptions<C extends Clock> {
   clock?: C;
   nameservers?: string[];
   index?: ZoneInvalidator;
+  /** Seconds (PALISADE_DNSSEC_PROPAGATION_DELAY); the service's default when absent. */
+  propagationDelay?: number;
 }
 
-/** The service, the events it emitted, its clock and an audit log over the same store. */
+/** The service, its context, the events it emitted, its clock and an audit log over the same store. */
 export function dnsTestService<C extends Clock = ManualClock>(
   store: Store,
   opts: DnsTestOptions<C> = {},
@@ -28,7 +30,7 @@ export function dnsTestService<C extends Clock = ManualClock>(
   bus.subscribe((e) => events.push(e));
   const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 12)) as unknown as C;
   const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, clock);
-  const service = new DnsService({
+  const ctx: DnsContext = {
     ...sqliteDnsRepos(store),
     transactor: store,
     audit,
@@ -36,6 +38,8 @@ export function dnsTestService<C extends Clock = ManualClock>(
     clock,
     nameservers: opts.nameservers ?? ["ns1.{zone}", "ns.provider.net."],
     index: opts.index,
-  });
-  return { service, events, clock, audit };
+    propagationDelay: opts.propagationDelay,
+  };
+  const service = new DnsService(ctx);
+  return { service, ctx, events, clock, audit };
 }

@@ -1,6 +1,6 @@
 /**
  * The RRsets a signed zone holds at its apex besides its records: DNSKEY
- * (every published and active key) and, for parents that scan for them
+ * (every key not removed: published, active or retired) and, for parents that scan for them
  * (RFC 7344, RFC 8078), CDS and CDNSKEY of the KSKs — so that a parent
  * operator that reads them can keep the DS in step without the registrar
  * form. They enter the answer index like stored records, so that DNSKEY

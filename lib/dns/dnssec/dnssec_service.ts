@@ -4,16 +4,18 @@
  * the kept ones) and disabling. Disabling keeps the keys: enabling again with
  * the same algorithm reuses them, so a DS left at the registrar is valid
  * again. Each change bumps the serial in its transaction with its audit
- * record, and after commit the answer index reloads the zone's keys.
+ * record, and after commit the answer index reloads the zone's keys. Key
+ * rollover is rollover.ts.
  */
 import { isoTime } from "../../clock.ts";
-import { ConflictError } from "../../errors.ts";
+import { ConflictError, ValidationError } from "../../errors.ts";
 import { type DnsContext, zoneChanged, zoneOf } from "../dns_context.ts";
 import { bumpSerial } from "../soa_serial.ts";
 import { KEY_SIZES, keySize, parseAlgorithm } from "./algorithms.ts";
 import { digestTypes, type DsRecord, dsRecord } from "./ds.ts";
-import type { DnssecKeyRow, StoredKey } from "./key_repo.ts";
+import type { DnssecKeyRow, KeyState, StoredKey } from "./key_repo.ts";
 import { dnskeyOf, newKey } from "./keys.ts";
+import { rolloverOf, type RolloverView, ROTATION_DAYS } from "./rollover.ts";
 import { ALGORITHM_NAMES, type DnssecAlgorithm, type KeyType } from "./types.ts";
 
 /** A key as the API shows it (specs/dns.md, "DNSSEC key"), with what a registrar's DNSKEY form asks. */
@@ -23,8 +25,14 @@ export interface DnssecKey {
   key_type: KeyType;
   bits: number;
   created_at: string;
-  /** When a rollover retires the key; null while none is scheduled. */
+  /** When a rollover removes the key (its `remove_at`); null while none is scheduled. */
   expires_at: string | null;
+  /** RFC 7583: published (in the DNSKEY RRset only), active (signing), retired, removed. */
+  state: KeyState;
+  publish_at: string;
+  activate_at: string;
+  retire_at: string | null;
+  remove_at: string | null;
   key_tag: number;
   flags: number;
   /** Base64 of the DNSKEY public key field. */
@@ -36,6 +44,10 @@ export interface DnssecStatus {
   keys: DnssecKey[];
   /** The DS records to hand to the parent; empty while DNSSEC is off. */
   ds_records: DsRecord[];
+  /** The ZSK rollover under way, or null. */
+  rollover: RolloverView | null;
+  /** Days the active ZSK signs before a rollover starts by itself; null when off. */
+  zsk_rotation_days: number | null;
   /** Only in the answer that turns DNSSEC off: what to do at the registrar. */
   warning?: string;
 }
@@ -46,6 +58,8 @@ export interface DnssecInput {
   algorithm?: string;
   /** RSA modulus length; 256 or absent for the others. */
   key_size?: number;
+  /** Automatic ZSK rotation: 1 to 3650 days, or null for none; absent keeps it. */
+  zsk_rotation_days?: number | null;
 }
 
 /** Why turning DNSSEC off is the second step: the parent's DS must go first. */
@@ -69,7 +83,8 @@ export async function setDnssec(
   // Checked when disabling too: a request with a field the API refuses is refused whole.
   const algorithm = parseAlgorithm(input.algorithm);
   const bits = input.key_size === undefined ? undefined : keySize(algorithm, input.key_size);
-  if (!input.enable) return disable(ctx, actor, z.name);
+  const days = rotationDays(input.zsk_rotation_days);
+  if (!input.enable) return disable(ctx, actor, z.name, days);
   let fresh: StoredKey[] | undefined;
   if (!z.dnssec_enabled && !reusable(ctx.dnssecKeys.list(z.name), algorithm, bits)) {
     // Generated before the transaction: other requests run while an RSA key is made.
@@ -79,7 +94,38 @@ export async function setDnssec(
       (["KSK", "ZSK"] as const).map((t) => newKey(z.name, t, algorithm, size, now)),
     );
   }
-  return enable(ctx, actor, z.name, algorithm, bits, fresh);
+  return enable(ctx, actor, z.name, { algorithm, bits, days }, fresh);
+}
+
+function rotationDays(days: number | null | undefined): number | null | undefined {
+  if (days === undefined || days === null) return days;
+  if (!Number.isInteger(days) || days < ROTATION_DAYS.min || days > ROTATION_DAYS.max) {
+    throw new ValidationError(
+      `zsk_rotation_days must be an integer from ${ROTATION_DAYS.min} to ${ROTATION_DAYS.max}, or null`,
+      "zsk_rotation_days",
+    );
+  }
+  return days;
+}
+
+/** Stores automatic rotation when the request sets it to something new, with its audit record. */
+function setRotation(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  days: number | null | undefined,
+) {
+  if (days === undefined || ctx.zones.zskRotationDays(zone) === days) return;
+  ctx.zones.setZskRotationDays(zone, days);
+  ctx.audit.record({
+    actor,
+    event_type: "dns.dnssec.updated",
+    message: days === null
+      ? `Turned automatic ZSK rotation of zone "${zone}" off`
+      : `Set automatic ZSK rotation of zone "${zone}" to every ${days} days`,
+    resource_type: "dns_zone",
+    resource_id: zone,
+  });
 }
 
 /**
@@ -94,12 +140,17 @@ function reusable(keys: DnssecKeyRow[], algorithm: DnssecAlgorithm, bits?: numbe
   return fit && active("KSK") && active("ZSK");
 }
 
+interface Wanted {
+  algorithm: DnssecAlgorithm;
+  bits: number | undefined;
+  days: number | null | undefined;
+}
+
 function enable(
   ctx: DnsContext,
   actor: string,
   name: string,
-  algorithm: DnssecAlgorithm,
-  bits: number | undefined,
+  { algorithm, bits, days }: Wanted,
   fresh: StoredKey[] | undefined,
 ): DnssecStatus {
   return ctx.transactor.tx(() => {
@@ -107,7 +158,10 @@ function enable(
     const kept = ctx.dnssecKeys.list(z.name);
     const reuse = reusable(kept, algorithm, bits);
     if (z.dnssec_enabled) {
-      if (reuse) return statusOf(ctx, z.name, true);
+      if (reuse) {
+        setRotation(ctx, actor, z.name, days);
+        return statusOf(ctx, z.name, true);
+      }
       const field = kept.some((k) => k.algorithm !== algorithm) ? "algorithm" : "key_size";
       throw new ConflictError(
         `DNSSEC of zone "${z.name}" is already enabled with other keys: changing the algorithm or key size needs an algorithm rollover, which is not supported`,
@@ -121,6 +175,7 @@ function enable(
       for (const k of fresh) ctx.dnssecKeys.insert(k);
     }
     ctx.zones.setDnssecEnabled(z.name, true);
+    setRotation(ctx, actor, z.name, days);
     const tags = ctx.dnssecKeys.list(z.name).map((k) => `${k.key_type} ${k.key_tag}`).join(", ");
     ctx.audit.record({
       actor,
@@ -136,9 +191,15 @@ function enable(
   });
 }
 
-function disable(ctx: DnsContext, actor: string, name: string): DnssecStatus {
+function disable(
+  ctx: DnsContext,
+  actor: string,
+  name: string,
+  days: number | null | undefined,
+): DnssecStatus {
   return ctx.transactor.tx(() => {
     const z = zoneOf(ctx, name);
+    setRotation(ctx, actor, z.name, days);
     if (!z.dnssec_enabled) return statusOf(ctx, z.name, false);
     ctx.zones.setDnssecEnabled(z.name, false);
     ctx.audit.record({
@@ -154,13 +215,24 @@ function disable(ctx: DnsContext, actor: string, name: string): DnssecStatus {
 }
 
 function statusOf(ctx: DnsContext, zone: string, enabled: boolean): DnssecStatus {
-  const rows = ctx.dnssecKeys.list(zone);
+  const rows = ctx.dnssecKeys.listWithRemoved(zone);
+  const live = rows.filter((k) => k.state !== "removed");
   const ds_records = enabled
-    ? rows.filter((k) => k.key_type === "KSK").flatMap((k) =>
+    ? live.filter((k) => k.key_type === "KSK").flatMap((k) =>
       digestTypes(k.algorithm).map((t) => dsRecord(zone, dnskeyOf(k), t))
     )
     : [];
-  return { enabled, keys: rows.map(keyView), ds_records };
+  return {
+    enabled,
+    keys: rows.map(keyView),
+    ds_records,
+    rollover: rolloverOf(live),
+    zsk_rotation_days: ctx.zones.zskRotationDays(zone),
+  };
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : isoTime(ms);
 }
 
 function keyView(k: DnssecKeyRow): DnssecKey {
@@ -170,7 +242,12 @@ function keyView(k: DnssecKeyRow): DnssecKey {
     key_type: k.key_type,
     bits: k.bits,
     created_at: isoTime(k.created_at),
-    expires_at: k.expires_at === null ? null : isoTime(k.expires_at),
+    expires_at: isoOrNull(k.expires_at),
+    state: k.state,
+    publish_at: isoTime(k.publish_at),
+    activate_at: isoTime(k.activate_at),
+    retire_at: isoOrNull(k.retire_at),
+    remove_at: isoOrNull(k.remove_at),
     key_tag: k.key_tag,
     flags: k.flags,
     public_key: k.public_key,

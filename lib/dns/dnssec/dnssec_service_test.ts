@@ -43,7 +43,7 @@ Deno.test("the answer index learns the zone's keys when DNSSEC is enabled and fo
   assertEquals(index.zone("example.com")!.dnskeys, []);
 });
 
-Deno.test("a published key is in the DNSKEY RRset but does not sign; a retired one signs no more", async () => {
+Deno.test("a published key is in the DNSKEY RRset but does not sign; a retired one stays in it and signs no more; a removed one leaves it", async () => {
   await using t = await tempStore();
   const { service, index } = setup(t.store);
   const { keys } = await service.setDnssec("alice", "example.com", { enable: true });
@@ -54,6 +54,11 @@ Deno.test("a published key is in the DNSKEY RRset but does not sign; a retired o
   assertEquals(z.dnskeys.length, 2);
   assertEquals(z.signingKeys.map((k) => k.flags), [257]);
   rawSet(t.store, "dnssec_keys", { state: "retired" }, { id: zsk.id });
+  index.invalidate("example.com");
+  z = index.zone("example.com")!;
+  // RFC 7583 §3.2: retired, the key still validates the signatures caches hold.
+  assertEquals([z.dnskeys.length, z.signingKeys.length], [2, 1]);
+  rawSet(t.store, "dnssec_keys", { state: "removed" }, { id: zsk.id });
   index.invalidate("example.com");
   z = index.zone("example.com")!;
   assertEquals([z.dnskeys.length, z.signingKeys.length], [1, 1]);

@@ -2,6 +2,8 @@
  * The `dnssec_keys` table: every statement and row mapping of DNSSEC keys.
  * Listings never select the private key; `signing()` alone reads it, for the
  * answer index's signing keys, so no other path can carry it to a response.
+ * A removed key keeps its row, without its private key, until the next key of
+ * its type is removed: the status shows how the last rollover ended.
  */
 import type { Store } from "../../store/store.ts";
 import type { DnssecAlgorithm, KeyType } from "./types.ts";
@@ -35,11 +37,26 @@ export interface StoredKey extends DnssecKeyRow {
 }
 
 export interface DnssecKeyRepo {
-  /** The zone's keys that are not removed, KSK first, oldest first; never the private key. */
+  /** The zone's keys that are not removed, KSK first, then by when they (start to) sign; never the private key. */
   list(zone: string): DnssecKeyRow[];
+  /** The zone's keys, the last removed one of each type among them (after the others). */
+  listWithRemoved(zone: string): DnssecKeyRow[];
   /** The zone's active keys with their private keys: only for the answer index's signing keys. */
   signing(zone: string): StoredKey[];
+  /** The zones with a key whose next step (activate, retire, remove) is due at `now`. */
+  dueZones(now: number): string[];
   insert(key: StoredKey): void;
+  /** Schedules an active key's retirement; `removeAt` is also its `expires_at`. */
+  schedule(id: string, retireAt: number, removeAt: number): void;
+  /** A published key starts signing. */
+  activate(id: string): void;
+  /** An active key stops signing; stays published until `removeAt` (also its `expires_at`). */
+  retire(id: string, removeAt: number): void;
+  /**
+   * A retired key leaves the DNSKEY RRset: state removed, private key erased;
+   * an earlier removed key of the zone and type is deleted.
+   */
+  remove(id: string): void;
   /** Deletes the zone's keys (they go with the zone too). */
   deleteAll(zone: string): void;
 }
@@ -79,15 +96,36 @@ export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
   list(zone: string): DnssecKeyRow[] {
     return this.store.all<Row>(
       `SELECT ${PUBLIC_COLUMNS} FROM dnssec_keys WHERE zone_name = ? AND state != 'removed'
-       ORDER BY key_type, created_at, id`,
+       ORDER BY key_type, activate_at, created_at, id`,
       zone,
     ).map(toKey);
+  }
+
+  listWithRemoved(zone: string): DnssecKeyRow[] {
+    return this.store.all<Row>(
+      `SELECT ${PUBLIC_COLUMNS} FROM dnssec_keys WHERE zone_name = ?
+       ORDER BY state = 'removed', key_type, activate_at, created_at, id`,
+      zone,
+    ).map(toKey);
+  }
+
+  dueZones(now: number): string[] {
+    return this.store.all<{ zone_name: string }>(
+      `SELECT DISTINCT zone_name FROM dnssec_keys
+       WHERE (state = 'published' AND activate_at <= ?)
+          OR (state = 'active' AND retire_at IS NOT NULL AND retire_at <= ?)
+          OR (state = 'retired' AND remove_at IS NOT NULL AND remove_at <= ?)
+       ORDER BY zone_name`,
+      now,
+      now,
+      now,
+    ).map((r) => r.zone_name);
   }
 
   signing(zone: string): StoredKey[] {
     return this.store.all<Row>(
       `SELECT ${PUBLIC_COLUMNS}, private_key FROM dnssec_keys WHERE zone_name = ? AND state = 'active'
-       ORDER BY key_type, created_at, id`,
+       ORDER BY key_type, activate_at, created_at, id`,
       zone,
     ).map((r) => ({ ...toKey(r), private_key: r.private_key! }));
   }
@@ -113,6 +151,42 @@ export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
       k.retire_at,
       k.remove_at,
       k.expires_at,
+    );
+  }
+
+  schedule(id: string, retireAt: number, removeAt: number): void {
+    this.store.run(
+      "UPDATE dnssec_keys SET retire_at = ?, remove_at = ?, expires_at = ? WHERE id = ?",
+      retireAt,
+      removeAt,
+      removeAt,
+      id,
+    );
+  }
+
+  activate(id: string): void {
+    this.store.run("UPDATE dnssec_keys SET state = 'active' WHERE id = ?", id);
+  }
+
+  retire(id: string, removeAt: number): void {
+    this.store.run(
+      "UPDATE dnssec_keys SET state = 'retired', remove_at = ?, expires_at = ? WHERE id = ?",
+      removeAt,
+      removeAt,
+      id,
+    );
+  }
+
+  remove(id: string): void {
+    this.store.run(
+      `DELETE FROM dnssec_keys WHERE state = 'removed' AND (zone_name, key_type) =
+       (SELECT zone_name, key_type FROM dnssec_keys WHERE id = ?)`,
+      id,
+    );
+    // An empty string, not NULL: the column is NOT NULL, and nothing reads a removed key's.
+    this.store.run(
+      "UPDATE dnssec_keys SET state = 'removed', private_key = '' WHERE id = ?",
+      id,
     );
   }
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { documented } from "../../schema_doc.ts";
 import { KEY_SIZES } from "./algorithms.ts";
+import { ROTATION_DAYS } from "./rollover.ts";
 import { ALGORITHM_NAMES } from "./types.ts";
 
 const ALGORITHMS = Object.entries(ALGORITHM_NAMES).flatMap(([code, name]) => [name, code]);
@@ -28,17 +29,30 @@ const KeySize = documented(z.number("must be an integer").int("must be an intege
   maximum: KEY_SIZES[8].max,
 });
 
+const RotationDays = documented(
+  z.number("must be an integer").int("must be an integer").min(ROTATION_DAYS.min).max(
+    ROTATION_DAYS.max,
+  ),
+  {
+    description:
+      "Automatic ZSK rotation: a rollover starts once the active ZSK has signed this many days",
+  },
+);
+
 /** `POST /zones/{name}/dnssec`. */
 export const DnssecInputSchema = documented(
   z.strictObject({
     enable: z.boolean(),
     algorithm: Algorithm.optional(),
     key_size: KeySize.optional(),
+    zsk_rotation_days: RotationDays.nullable().optional(),
   }),
   {
-    description: "Enabling with the algorithm (and size) of kept keys reuses them",
+    description:
+      "Enabling with the algorithm (and size) of kept keys reuses them. zsk_rotation_days turns automatic ZSK rotation on (null: off); absent keeps it",
     examples: [
       { enable: true },
+      { enable: true, zsk_rotation_days: 90 },
       { enable: true, algorithm: "ED25519" },
       { enable: true, algorithm: "13", key_size: 256 },
       { enable: true, algorithm: "RSASHA256", key_size: 2048 },
@@ -54,6 +68,11 @@ const DnssecKeySchema = z.object({
   bits: z.number().int(),
   created_at: z.string(),
   expires_at: z.string().nullable(),
+  state: z.enum(["published", "active", "retired", "removed"]),
+  publish_at: z.string(),
+  activate_at: z.string(),
+  retire_at: z.string().nullable(),
+  remove_at: z.string().nullable(),
   key_tag: z.number().int(),
   flags: z.number().int(),
   public_key: z.string(),
@@ -71,5 +90,20 @@ export const DnssecStatusSchema = z.object({
   enabled: z.boolean(),
   keys: z.array(DnssecKeySchema),
   ds_records: z.array(DsRecordSchema),
+  rollover: z.object({
+    old_key_id: z.string(),
+    new_key_id: z.string().nullable(),
+    completion_date: z.string(),
+  }).nullable(),
+  zsk_rotation_days: z.number().int().nullable(),
   warning: z.string().optional(),
+});
+
+/** `POST /zones/{name}/dnssec/rotate`. */
+export const RotateResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  old_key_id: z.string(),
+  new_key_id: z.string(),
+  rollover_completion_date: z.string(),
 });

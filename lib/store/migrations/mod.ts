@@ -2,7 +2,8 @@
  * Every schema migration, in version order. Each issue adds its own file with
  * a fixed version number: 1 foundation, 2 attestation, 3 tunnels, 4 DNS,
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
- * 7 networks, routes and firewall rules, 8 DNSSEC. Applied by `Store.open()`.
+ * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
+ * ZSK rotation. Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -13,6 +14,7 @@ import { attestChain } from "./0005_attest_chain.ts";
 import { attestExpiryBucket } from "./0006_attest_expiry_bucket.ts";
 import { networks } from "./0007_networks.ts";
 import { dnssec } from "./0008_dnssec.ts";
+import { dnssecRotation } from "./0009_dnssec_rotation.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -23,4 +25,5 @@ export const migrations: Migration[] = [
   attestExpiryBucket,
   networks,
   dnssec,
+  dnssecRotation,
 ];
