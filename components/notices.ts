@@ -35,6 +35,8 @@ export const NOTICES = {
     record_deleted: "Record deleted.",
     dnssec_enabled: "DNSSEC enabled: give the DS records below to the registrar.",
     dnssec_disabled: `DNSSEC disabled. ${DISABLE_WARNING}.`,
+    dnssec_rotated:
+      "ZSK rollover started: the new key is published now and signs after the DNSKEY TTL and the propagation delay; the old one leaves after the longest TTL and the delay.",
   },
   networks: { deleted: "Network deleted." },
   network: { created: "Network created." },

@@ -24,6 +24,7 @@ type PanelKey = DnssecKey & { state?: string };
  */
 function keyActions(base: string): { href: string; label: string; danger?: boolean }[] {
   return [
+    { href: `${base}/dnssec/rotate`, label: "Rotate ZSK…" },
     { href: `${base}/dnssec/disable`, label: "Disable DNSSEC…", danger: true },
   ];
 }
@@ -55,6 +56,14 @@ export function DnssecPanel(
               Answers carry signatures; validating resolvers check them once the parent zone
               publishes a DS record of the zone's key-signing key.
             </p>
+            {status.rollover && (
+              <p data-rollover>
+                ZSK rollover under way: completes{" "}
+                <time dateTime={status.rollover.completion_date}>
+                  {formatTime(status.rollover.completion_date)}
+                </time>. The keys table shows each key's state as it moves.
+              </p>
+            )}
             <KeysTable keys={status.keys} />
             <DsRecords zone={zone} status={status} />
             {canEdit && (
