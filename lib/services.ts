@@ -23,6 +23,7 @@ import { SqliteUserRepo } from "./auth/user_repo.ts";
 import { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
+import { ConsoleService } from "./console/console.ts";
 import { parseAcl } from "./dns/acl.ts";
 import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsService } from "./dns/dns_service.ts";
@@ -31,6 +32,7 @@ import { DnsResponder } from "./dns/responder.ts";
 import { rrlFor } from "./dns/rrl.ts";
 import { DnsIndex } from "./dns/zone_index.ts";
 import { EventBus } from "./events/bus.ts";
+import { command } from "./host/command.ts";
 import type { HostDriver } from "./host/driver.ts";
 import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
@@ -64,6 +66,8 @@ export interface Services {
   tunnels: Tunnels;
   /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
   diagnostics: Diagnostics;
+  /** POST /cli/execute: the read-only console (lib/console/). */
+  cli: ConsoleService;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -232,6 +236,18 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
     .register("tunnels", () => tunnels.diagnostics());
+  const cli = new ConsoleService({
+    tunnels,
+    dns,
+    responder: dnsResponder,
+    diagnostics,
+    system,
+    audit,
+    transactor: store,
+    run: command(config.host.netns),
+    netns: config.host.netns ?? null,
+    nftTable: config.host.nftTable,
+  });
 
   const housekeeping = setInterval(() => {
     try {
@@ -256,6 +272,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     dnsResponder,
     tunnels,
     diagnostics,
+    cli,
     async start() {
       attestRates.start();
       rollover.start();

@@ -20,6 +20,7 @@ export type AdminServices =
     | "settings"
     | "system"
     | "diagnostics"
+    | "cli"
     | "tunnels"
     | "dns"
     | "attestRates"
@@ -35,7 +36,7 @@ interface AdminSettings {
 
 /** The admin listener's slice of the process's services. */
 export function adminServices(s: Services): AdminServices {
-  const { log, events, audit, auth, users, settings, system, diagnostics, tunnels, dns } = s;
+  const { log, events, audit, auth, users, settings, system, diagnostics, cli, tunnels, dns } = s;
   return {
     config: { secureCookies: s.config.secureCookies, trustedProxies: s.config.trustedProxies },
     log,
@@ -46,6 +47,7 @@ export function adminServices(s: Services): AdminServices {
     settings,
     system,
     diagnostics,
+    cli,
     tunnels,
     dns,
     attestRates: s.attestRates,
