@@ -8,27 +8,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { rawRow } from "../helpers/raw_sql.ts";
-import { startTestServer, type TestServer } from "../helpers/test_server.ts";
-
-export interface Exec {
-  status: number;
-  text: string;
-  // deno-lint-ignore no-explicit-any
-  body: any;
-}
-
-/** POST /cli/execute with `cookie`; the raw text too, for secret searches. */
-export function executor(t: TestServer, cookie: string) {
-  return async (body: Record<string, unknown>): Promise<Exec> => {
-    const res = await fetch(`${t.admin}/api/v1/cli/execute`, {
-      method: "POST",
-      headers: { cookie, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: JSON.parse(text) };
-  };
-}
+import { type Exec, executor } from "../helpers/console.ts";
+import { startTestServer } from "../helpers/test_server.ts";
 
 const cmd = (
   command: string,
