@@ -4,7 +4,7 @@
  * refused: 403 when a word is a verb that changes state (the spec's
  * "rejects mutating commands"), 400 otherwise; both list what is allowed.
  */
-import { ForbiddenError, ValidationError } from "../errors.ts";
+import { ForbiddenError } from "../errors.ts";
 import { HOST_COMMANDS } from "./host_commands.ts";
 import { INTERNAL_COMMANDS } from "./internal_commands.ts";
 import type { ConsoleCommand } from "./types.ts";
@@ -57,7 +57,12 @@ export function allowedList(): string {
   return Object.keys(ALLOWLIST).join(", ");
 }
 
-/** The command for `key`; ForbiddenError for a mutating one, ValidationError for any other. */
+/**
+ * The command for `key`; ForbiddenError for any other: one that changes state
+ * (code mutating_command) or one the console does not know (unknown_command).
+ * Both are "not allowed here", not malformed input: the request itself is
+ * well-formed, so the answer is 403 with the list of what is allowed.
+ */
 export function lookup(key: string): ConsoleCommand {
   const hit = Object.hasOwn(ALLOWLIST, key) ? ALLOWLIST[key] : undefined;
   if (hit) return hit;
@@ -68,7 +73,7 @@ export function lookup(key: string): ConsoleCommand {
       { field: "command", code: "mutating_command" },
     );
   }
-  throw new ValidationError(
+  throw new ForbiddenError(
     `Command ${shown} is not on the console's allowlist: ${allowedList()}`,
     { field: "command", code: "unknown_command" },
   );

@@ -1,6 +1,6 @@
 /**
  * POST /cli/execute with the host layer off: every internal command of the
- * allowlist, refusals (unknown 400, mutating 403, shell syntax 400 naming
+ * allowlist, refusals (unknown and mutating 403, shell syntax 400 naming
  * the field, host commands 422), roles, audit rows, and no key of a real
  * interface or peer in any response. Host commands on real WireGuard:
  * tests/tunnels/console_system_test.ts.
@@ -130,12 +130,12 @@ Deno.test("POST /cli/execute runs every internal command and never shows an inte
   );
 });
 
-Deno.test("POST /cli/execute refuses unknown commands (400), mutating ones (403, audited) and lists the allowed ones", async () => {
+Deno.test("POST /cli/execute refuses unknown commands (403), mutating ones (403, audited) and lists the allowed ones", async () => {
   await using t = await startTestServer();
   const exec = executor(t, await t.login());
   for (const body of [cmd("bash", "-c", { target: "id" }), cmd("peers", "dance"), cmd("cat")]) {
     const r = await exec(body);
-    assertEquals(r.status, 400, r.text);
+    assertEquals(r.status, 403, r.text);
     assertStringIncludes(r.body.error, "not on the console's allowlist");
     assertStringIncludes(r.body.error, "wg show dump");
   }
