@@ -12,6 +12,8 @@ import { createAttestShared } from "./attest/shared.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
 import { AuthService } from "./auth/auth.ts";
+import { SqliteBackupRepo } from "./backup/backup_repo.ts";
+import { BackupService } from "./backup/backups.ts";
 import { JwtService } from "./auth/jwt.ts";
 import { SqliteLoginAttemptRepo } from "./auth/login_attempt_repo.ts";
 import { LoginLimiter } from "./auth/login_limiter.ts";
@@ -42,6 +44,7 @@ import { SqliteMetaRepo } from "./system/meta_repo.ts";
 import { SystemService } from "./system/system.ts";
 import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
+import { VERSION } from "./version.ts";
 
 export interface Services {
   config: Config;
@@ -64,6 +67,8 @@ export interface Services {
   tunnels: Tunnels;
   /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
   diagnostics: Diagnostics;
+  /** Snapshots of the store in `<data>/backups`, and their restore. */
+  backups: BackupService;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -232,6 +237,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
     .register("tunnels", () => tunnels.diagnostics());
+  const backups = new BackupService({
+    repo: new SqliteBackupRepo(store),
+    audit,
+    clock,
+    log: log.child({ service: "backup" }),
+    dir: `${config.dataDir}/backups`,
+    keep: config.backupKeep,
+    appVersion: VERSION,
+  });
 
   const housekeeping = setInterval(() => {
     try {
@@ -256,6 +270,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     dnsResponder,
     tunnels,
     diagnostics,
+    backups,
     async start() {
       attestRates.start();
       rollover.start();

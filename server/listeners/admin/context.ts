@@ -23,6 +23,7 @@ export type AdminServices =
     | "tunnels"
     | "dns"
     | "attestRates"
+    | "backups"
   >;
 
 /**
@@ -49,6 +50,7 @@ export function adminServices(s: Services): AdminServices {
     tunnels,
     dns,
     attestRates: s.attestRates,
+    backups: s.backups,
   };
 }
 
