@@ -38,6 +38,7 @@ import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
+import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
 import { SqliteMetaRepo } from "./system/meta_repo.ts";
@@ -183,7 +184,7 @@ function dnsServices(c: Common, system: SystemService) {
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  return { dns, dnsResponder, rollover };
+  return { dns, dnsResponder, rollover, index };
 }
 
 /** Interfaces and peers over the host driver the configuration chose. */
@@ -232,7 +233,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder, rollover } = dnsServices(common, system);
+  const { dns, dnsResponder, rollover, index } = dnsServices(common, system);
   const tunnels = tunnelServices(common, system, settings, opts.driver);
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
@@ -240,11 +241,24 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const backups = new BackupService({
     repo: new SqliteBackupRepo(store),
     audit,
+    events,
     clock,
     log: log.child({ service: "backup" }),
     dir: `${config.dataDir}/backups`,
     keep: config.backupKeep,
     appVersion: VERSION,
+    hooks: {
+      latestSchema: Math.max(...migrations.map((m) => m.version)),
+      holdWrites: (fn) => attest.whileWritesHeld(fn),
+      async rebuild() {
+        index.load();
+        jwt.reload();
+        // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
+        await tunnels.reconciler.apply("system").catch((err) =>
+          log.warn("host apply after a restore failed", { err })
+        );
+      },
+    },
   });
 
   const housekeeping = setInterval(() => {

@@ -8,13 +8,16 @@
 import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import { isoTime } from "../clock.ts";
+import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
 import type { BackupRepo } from "./backup_repo.ts";
 import { BackupDir, type BackupManifest, newBackupId, sha256File } from "./manifest.ts";
+import { restoreBackup, type RestoreHooks, type RestoreResult } from "./restore.ts";
 
 export interface BackupDeps {
   repo: BackupRepo;
   audit: AuditLog;
+  events: EventBus;
   clock: Clock;
   log: Logger;
   /** `<PALISADE_DATA>/backups`. */
@@ -22,6 +25,7 @@ export interface BackupDeps {
   /** Backups kept after a create (oldest deleted first); 0 keeps all. */
   keep: number;
   appVersion: string;
+  hooks: RestoreHooks;
 }
 
 /** What a download streams. */
@@ -117,6 +121,12 @@ export class BackupService {
       resource_type: "backup",
       resource_id: id,
     });
+  }
+
+  /** Replaces the live store's rows with backup `id`'s (restore.ts). */
+  restore(id: string, actor: string): Promise<RestoreResult> {
+    const { repo, audit, events, log, hooks } = this.d;
+    return restoreBackup({ backups: this, repo, audit, events, log, hooks }, id, actor);
   }
 
   /** Deletes the oldest backups beyond `keep` (when set). */
