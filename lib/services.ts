@@ -12,6 +12,8 @@ import { createAttestShared } from "./attest/shared.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
 import { AuthService } from "./auth/auth.ts";
+import { SqliteBackupRepo } from "./backup/backup_repo.ts";
+import { BackupService } from "./backup/backups.ts";
 import { JwtService } from "./auth/jwt.ts";
 import { SqliteLoginAttemptRepo } from "./auth/login_attempt_repo.ts";
 import { LoginLimiter } from "./auth/login_limiter.ts";
@@ -38,12 +40,14 @@ import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
+import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
 import { SqliteMetaRepo } from "./system/meta_repo.ts";
 import { SystemService } from "./system/system.ts";
 import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
+import { VERSION } from "./version.ts";
 
 export interface Services {
   config: Config;
@@ -68,6 +72,8 @@ export interface Services {
   diagnostics: Diagnostics;
   /** POST /cli/execute: the read-only console (lib/console/). */
   cli: ConsoleService;
+  /** Snapshots of the store in `<data>/backups`, and their restore. */
+  backups: BackupService;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -182,7 +188,7 @@ function dnsServices(c: Common, system: SystemService) {
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  return { dns, dnsResponder, rollover };
+  return { dns, dnsResponder, rollover, index };
 }
 
 /** Interfaces and peers over the host driver the configuration chose. */
@@ -231,7 +237,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder, rollover } = dnsServices(common, system);
+  const { dns, dnsResponder, rollover, index } = dnsServices(common, system);
   const tunnels = tunnelServices(common, system, settings, opts.driver);
   const diagnostics = new Diagnostics()
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
@@ -247,6 +253,18 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     run: command(config.host.netns),
     netns: config.host.netns ?? null,
     nftTable: config.host.nftTable,
+  });
+  const backups = backupService({
+    config,
+    store,
+    audit,
+    events,
+    clock,
+    log,
+    attest,
+    index,
+    jwt,
+    tunnels,
   });
 
   const housekeeping = setInterval(() => {
@@ -273,6 +291,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     tunnels,
     diagnostics,
     cli,
+    backups,
     async start() {
       attestRates.start();
       rollover.start();
@@ -286,4 +305,45 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       await tunnels.stop();
     },
   };
+}
+
+/**
+ * Snapshots of the store in `<data>/backups` and their restore, with what a
+ * restore must rebuild: the DNS answer index, the JWT secret, the host state.
+ */
+function backupService(d: {
+  config: Config;
+  store: Store;
+  audit: AuditLog;
+  events: EventBus;
+  clock: Clock;
+  log: Logger;
+  attest: AttestService;
+  index: DnsIndex;
+  jwt: { reload(): void };
+  tunnels: Tunnels;
+}): BackupService {
+  const { config, store, audit, events, clock, log, attest, index, jwt, tunnels } = d;
+  return new BackupService({
+    repo: new SqliteBackupRepo(store),
+    audit,
+    events,
+    clock,
+    log: log.child({ service: "backup" }),
+    dir: `${config.dataDir}/backups`,
+    keep: config.backupKeep,
+    appVersion: VERSION,
+    hooks: {
+      latestSchema: Math.max(...migrations.map((m) => m.version)),
+      holdWrites: (fn) => attest.whileWritesHeld(fn),
+      async rebuild() {
+        index.load();
+        jwt.reload();
+        // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
+        await tunnels.reconciler.apply("system").catch((err) =>
+          log.warn("host apply after a restore failed", { err })
+        );
+      },
+    },
+  });
 }

@@ -41,45 +41,50 @@ import * as $37 from "./admin/api/v1/auth/password.ts";
 import * as $38 from "./admin/api/v1/auth/session.ts";
 import * as $39 from "./admin/api/v1/auth/tokens/[id].ts";
 import * as $40 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $41 from "./admin/api/v1/cli/execute.ts";
-import * as $42 from "./admin/api/v1/client-profiles/index.ts";
-import * as $43 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $44 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $45 from "./admin/api/v1/diagnostics/all.ts";
-import * as $46 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $47 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $48 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $49 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $50 from "./admin/api/v1/interfaces/[id].ts";
-import * as $51 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $52 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $53 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $54 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $55 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $56 from "./admin/api/v1/interfaces/index.ts";
-import * as $57 from "./admin/api/v1/networks/[id].ts";
-import * as $58 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $59 from "./admin/api/v1/networks/index.ts";
-import * as $60 from "./admin/api/v1/openapi.json.ts";
-import * as $61 from "./admin/api/v1/peers/[id].ts";
-import * as $62 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $63 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $64 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $65 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $66 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $67 from "./admin/api/v1/peers/index.ts";
-import * as $68 from "./admin/api/v1/reconcile/apply.ts";
-import * as $69 from "./admin/api/v1/reconcile/plan.ts";
-import * as $70 from "./admin/api/v1/routes/[id].ts";
-import * as $71 from "./admin/api/v1/routes/index.ts";
-import * as $72 from "./admin/api/v1/system/health.ts";
-import * as $73 from "./admin/api/v1/system/index.ts";
-import * as $74 from "./admin/api/v1/system/settings.ts";
-import * as $75 from "./admin/api/v1/system/version.ts";
-import * as $76 from "./admin/api/v1/ws.ts";
-import * as $77 from "./admin/login.tsx";
-import * as $78 from "./admin/logout.ts";
-import * as $79 from "./admin/static/[...path].ts";
+import * as $41 from "./admin/api/v1/backups/[id].ts";
+import * as $42 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $43 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $44 from "./admin/api/v1/backups/create.ts";
+import * as $45 from "./admin/api/v1/backups/index.ts";
+import * as $46 from "./admin/api/v1/cli/execute.ts";
+import * as $47 from "./admin/api/v1/client-profiles/index.ts";
+import * as $48 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $49 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $50 from "./admin/api/v1/diagnostics/all.ts";
+import * as $51 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $52 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $53 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $54 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $55 from "./admin/api/v1/interfaces/[id].ts";
+import * as $56 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $57 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $58 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $59 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $60 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $61 from "./admin/api/v1/interfaces/index.ts";
+import * as $62 from "./admin/api/v1/networks/[id].ts";
+import * as $63 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $64 from "./admin/api/v1/networks/index.ts";
+import * as $65 from "./admin/api/v1/openapi.json.ts";
+import * as $66 from "./admin/api/v1/peers/[id].ts";
+import * as $67 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $68 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $69 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $70 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $71 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $72 from "./admin/api/v1/peers/index.ts";
+import * as $73 from "./admin/api/v1/reconcile/apply.ts";
+import * as $74 from "./admin/api/v1/reconcile/plan.ts";
+import * as $75 from "./admin/api/v1/routes/[id].ts";
+import * as $76 from "./admin/api/v1/routes/index.ts";
+import * as $77 from "./admin/api/v1/system/health.ts";
+import * as $78 from "./admin/api/v1/system/index.ts";
+import * as $79 from "./admin/api/v1/system/settings.ts";
+import * as $80 from "./admin/api/v1/system/version.ts";
+import * as $81 from "./admin/api/v1/ws.ts";
+import * as $82 from "./admin/login.tsx";
+import * as $83 from "./admin/logout.ts";
+import * as $84 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -124,43 +129,48 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/auth/session.ts": $38,
   "api/v1/auth/tokens/[id].ts": $39,
   "api/v1/auth/tokens/index.ts": $40,
-  "api/v1/cli/execute.ts": $41,
-  "api/v1/client-profiles/index.ts": $42,
-  "api/v1/client-profiles/resolve.ts": $43,
-  "api/v1/diagnostics/[subsystem].ts": $44,
-  "api/v1/diagnostics/all.ts": $45,
-  "api/v1/firewall/rules/[id].ts": $46,
-  "api/v1/firewall/rules/[id]/disable.ts": $47,
-  "api/v1/firewall/rules/[id]/enable.ts": $48,
-  "api/v1/firewall/rules/index.ts": $49,
-  "api/v1/interfaces/[id].ts": $50,
-  "api/v1/interfaces/[id]/disable.ts": $51,
-  "api/v1/interfaces/[id]/enable.ts": $52,
-  "api/v1/interfaces/[id]/peers.ts": $53,
-  "api/v1/interfaces/[id]/restart.ts": $54,
-  "api/v1/interfaces/[id]/status.ts": $55,
-  "api/v1/interfaces/index.ts": $56,
-  "api/v1/networks/[id].ts": $57,
-  "api/v1/networks/[id]/available.ts": $58,
-  "api/v1/networks/index.ts": $59,
-  "api/v1/openapi.json.ts": $60,
-  "api/v1/peers/[id].ts": $61,
-  "api/v1/peers/[id]/config.ts": $62,
-  "api/v1/peers/[id]/disable.ts": $63,
-  "api/v1/peers/[id]/enable.ts": $64,
-  "api/v1/peers/[id]/qr.ts": $65,
-  "api/v1/peers/[id]/revoke.ts": $66,
-  "api/v1/peers/index.ts": $67,
-  "api/v1/reconcile/apply.ts": $68,
-  "api/v1/reconcile/plan.ts": $69,
-  "api/v1/routes/[id].ts": $70,
-  "api/v1/routes/index.ts": $71,
-  "api/v1/system/health.ts": $72,
-  "api/v1/system/index.ts": $73,
-  "api/v1/system/settings.ts": $74,
-  "api/v1/system/version.ts": $75,
-  "api/v1/ws.ts": $76,
-  "login.tsx": $77,
-  "logout.ts": $78,
-  "static/[...path].ts": $79,
+  "api/v1/backups/[id].ts": $41,
+  "api/v1/backups/[id]/download.ts": $42,
+  "api/v1/backups/[id]/restore.ts": $43,
+  "api/v1/backups/create.ts": $44,
+  "api/v1/backups/index.ts": $45,
+  "api/v1/cli/execute.ts": $46,
+  "api/v1/client-profiles/index.ts": $47,
+  "api/v1/client-profiles/resolve.ts": $48,
+  "api/v1/diagnostics/[subsystem].ts": $49,
+  "api/v1/diagnostics/all.ts": $50,
+  "api/v1/firewall/rules/[id].ts": $51,
+  "api/v1/firewall/rules/[id]/disable.ts": $52,
+  "api/v1/firewall/rules/[id]/enable.ts": $53,
+  "api/v1/firewall/rules/index.ts": $54,
+  "api/v1/interfaces/[id].ts": $55,
+  "api/v1/interfaces/[id]/disable.ts": $56,
+  "api/v1/interfaces/[id]/enable.ts": $57,
+  "api/v1/interfaces/[id]/peers.ts": $58,
+  "api/v1/interfaces/[id]/restart.ts": $59,
+  "api/v1/interfaces/[id]/status.ts": $60,
+  "api/v1/interfaces/index.ts": $61,
+  "api/v1/networks/[id].ts": $62,
+  "api/v1/networks/[id]/available.ts": $63,
+  "api/v1/networks/index.ts": $64,
+  "api/v1/openapi.json.ts": $65,
+  "api/v1/peers/[id].ts": $66,
+  "api/v1/peers/[id]/config.ts": $67,
+  "api/v1/peers/[id]/disable.ts": $68,
+  "api/v1/peers/[id]/enable.ts": $69,
+  "api/v1/peers/[id]/qr.ts": $70,
+  "api/v1/peers/[id]/revoke.ts": $71,
+  "api/v1/peers/index.ts": $72,
+  "api/v1/reconcile/apply.ts": $73,
+  "api/v1/reconcile/plan.ts": $74,
+  "api/v1/routes/[id].ts": $75,
+  "api/v1/routes/index.ts": $76,
+  "api/v1/system/health.ts": $77,
+  "api/v1/system/index.ts": $78,
+  "api/v1/system/settings.ts": $79,
+  "api/v1/system/version.ts": $80,
+  "api/v1/ws.ts": $81,
+  "login.tsx": $82,
+  "logout.ts": $83,
+  "static/[...path].ts": $84,
 };

@@ -100,6 +100,25 @@ export class AttestService {
     this.flush();
   }
 
+  /**
+   * Runs `fn` (a restore replacing the store's rows) while no thread writes
+   * attestation state, then forgets the shared session cache and recounts:
+   * both described the rows `fn` replaced.
+   */
+  whileWritesHeld<T>(fn: () => T): T {
+    this.flush();
+    this.#writeLock.lock();
+    try {
+      const result = fn();
+      this.#cache?.forgetAll();
+      Atomics.store(this.#sessionCount, 0, this.#sessions.count());
+      Atomics.store(this.#maxChainLength, 0, this.#sessions.maxChainLength());
+      return result;
+    } finally {
+      this.#writeLock.unlock();
+    }
+  }
+
   /** Writes queued acceptances now, after another thread's write if one is running (also on shutdown). */
   flush(): void {
     this.#commits.flush();

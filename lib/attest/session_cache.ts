@@ -216,6 +216,18 @@ export class SharedSessionCache {
     return empty >= 0 ? empty : soonest;
   }
 
+  /** Drops every session (the store they came from was replaced). The caller holds the write lock. */
+  forgetAll(): void {
+    for (let at = 0; at < this.capacity * this.#slotBytes; at += this.#slotBytes) {
+      const seqAt = (at + SEQ) >> 2;
+      if (this.#i32[(at + ORDER_LEN) >> 2] === 0) continue;
+      Atomics.add(this.#i32, seqAt, 1);
+      this.#i32[(at + ORDER_LEN) >> 2] = 0;
+      this.#u8.fill(0, at + ID, at + ID + 32);
+      Atomics.add(this.#i32, seqAt, 1);
+    }
+  }
+
   /** Drops the session if a slot of its bucket holds it. The caller holds the write lock. */
   forget(sessionId: string): void {
     const tag = this.#tag(sessionId);

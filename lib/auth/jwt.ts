@@ -19,12 +19,17 @@ export class JwtService {
   #secret: Uint8Array;
 
   constructor(
-    meta: MetaRepo,
+    private readonly meta: MetaRepo,
     private readonly users: UserService,
     private readonly clock: Clock,
     private readonly ttlSeconds = JWT_TTL_SECONDS,
   ) {
     this.#secret = metaSecret(meta, "dns_jwt_secret");
+  }
+
+  /** Reads the signing secret again (a restore replaced the store's). */
+  reload(): void {
+    this.#secret = metaSecret(this.meta, "dns_jwt_secret");
   }
 
   /** Issues a token for `user`; `expires_at` is ISO 8601 UTC. */

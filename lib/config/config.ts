@@ -33,6 +33,7 @@ function crossCheck(c: Config): void {
 function defaults(): Config {
   return {
     dataDir: "./data",
+    backupKeep: 0,
     adminListen: { hostname: "127.0.0.1", port: 8000 },
     attestListen: { hostname: "0.0.0.0", port: 8080 },
     dnsApiListen: { hostname: "127.0.0.1", port: 8081 },

@@ -27,6 +27,13 @@ export const OPTIONS: Option[] = [
       c.dataDir = v;
     },
   },
+  integerOption(
+    "PALISADE_BACKUP_KEEP",
+    0,
+    [0, 10_000],
+    "Backups kept in `<data>/backups`: creating one deletes the oldest beyond this many (0 keeps all)",
+    (c, n) => (c.backupKeep = n),
+  ),
   {
     env: "PALISADE_ADMIN_LISTEN",
     flag: "--admin-listen",

@@ -53,6 +53,8 @@ export interface DnsRrlSettings {
 
 export interface Config {
   dataDir: string;
+  /** Backups kept after a create; 0 keeps all (PALISADE_BACKUP_KEEP). */
+  backupKeep: number;
   adminListen: ListenAddress;
   attestListen: ListenAddress;
   dnsApiListen: ListenAddress;

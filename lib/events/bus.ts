@@ -52,6 +52,11 @@ export interface EventMap {
   SettingsChanged: { key: string; value: string | null; is_secret: boolean };
   /** Drift between stored and live host state was detected by the periodic pass. */
   DriftDetected: { items: number; interfaces: string[] };
+  /**
+   * The store was restored from backup `id` (docs/tunnels.md, "Backups"):
+   * every listing may have changed; `safety_backup_id` holds the state it replaced.
+   */
+  BackupRestored: { id: string; safety_backup_id: string; schema_version: number };
   /** A DNS zone or its records changed; `serial` is the new SOA serial. */
   ZoneChanged: { zone: string; action: string; serial: number };
   /**

@@ -24,6 +24,7 @@ export type AdminServices =
     | "tunnels"
     | "dns"
     | "attestRates"
+    | "backups"
   >;
 
 /**
@@ -51,6 +52,7 @@ export function adminServices(s: Services): AdminServices {
     tunnels,
     dns,
     attestRates: s.attestRates,
+    backups: s.backups,
   };
 }
 
