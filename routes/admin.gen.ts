@@ -56,29 +56,31 @@ import * as $52 from "./admin/api/v1/interfaces/[id]/peers.ts";
 import * as $53 from "./admin/api/v1/interfaces/[id]/restart.ts";
 import * as $54 from "./admin/api/v1/interfaces/[id]/status.ts";
 import * as $55 from "./admin/api/v1/interfaces/index.ts";
-import * as $56 from "./admin/api/v1/networks/[id].ts";
-import * as $57 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $58 from "./admin/api/v1/networks/index.ts";
-import * as $59 from "./admin/api/v1/openapi.json.ts";
-import * as $60 from "./admin/api/v1/peers/[id].ts";
-import * as $61 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $62 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $63 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $64 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $65 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $66 from "./admin/api/v1/peers/index.ts";
-import * as $67 from "./admin/api/v1/reconcile/apply.ts";
-import * as $68 from "./admin/api/v1/reconcile/plan.ts";
-import * as $69 from "./admin/api/v1/routes/[id].ts";
-import * as $70 from "./admin/api/v1/routes/index.ts";
-import * as $71 from "./admin/api/v1/system/health.ts";
-import * as $72 from "./admin/api/v1/system/index.ts";
-import * as $73 from "./admin/api/v1/system/settings.ts";
-import * as $74 from "./admin/api/v1/system/version.ts";
-import * as $75 from "./admin/api/v1/ws.ts";
-import * as $76 from "./admin/login.tsx";
-import * as $77 from "./admin/logout.ts";
-import * as $78 from "./admin/static/[...path].ts";
+import * as $56 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $57 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $58 from "./admin/api/v1/networks/[id].ts";
+import * as $59 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $60 from "./admin/api/v1/networks/index.ts";
+import * as $61 from "./admin/api/v1/openapi.json.ts";
+import * as $62 from "./admin/api/v1/peers/[id].ts";
+import * as $63 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $64 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $65 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $66 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $67 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $68 from "./admin/api/v1/peers/index.ts";
+import * as $69 from "./admin/api/v1/reconcile/apply.ts";
+import * as $70 from "./admin/api/v1/reconcile/plan.ts";
+import * as $71 from "./admin/api/v1/routes/[id].ts";
+import * as $72 from "./admin/api/v1/routes/index.ts";
+import * as $73 from "./admin/api/v1/system/health.ts";
+import * as $74 from "./admin/api/v1/system/index.ts";
+import * as $75 from "./admin/api/v1/system/settings.ts";
+import * as $76 from "./admin/api/v1/system/version.ts";
+import * as $77 from "./admin/api/v1/ws.ts";
+import * as $78 from "./admin/login.tsx";
+import * as $79 from "./admin/logout.ts";
+import * as $80 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -138,27 +140,29 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/interfaces/[id]/restart.ts": $53,
   "api/v1/interfaces/[id]/status.ts": $54,
   "api/v1/interfaces/index.ts": $55,
-  "api/v1/networks/[id].ts": $56,
-  "api/v1/networks/[id]/available.ts": $57,
-  "api/v1/networks/index.ts": $58,
-  "api/v1/openapi.json.ts": $59,
-  "api/v1/peers/[id].ts": $60,
-  "api/v1/peers/[id]/config.ts": $61,
-  "api/v1/peers/[id]/disable.ts": $62,
-  "api/v1/peers/[id]/enable.ts": $63,
-  "api/v1/peers/[id]/qr.ts": $64,
-  "api/v1/peers/[id]/revoke.ts": $65,
-  "api/v1/peers/index.ts": $66,
-  "api/v1/reconcile/apply.ts": $67,
-  "api/v1/reconcile/plan.ts": $68,
-  "api/v1/routes/[id].ts": $69,
-  "api/v1/routes/index.ts": $70,
-  "api/v1/system/health.ts": $71,
-  "api/v1/system/index.ts": $72,
-  "api/v1/system/settings.ts": $73,
-  "api/v1/system/version.ts": $74,
-  "api/v1/ws.ts": $75,
-  "login.tsx": $76,
-  "logout.ts": $77,
-  "static/[...path].ts": $78,
+  "api/v1/interfaces/upstreams/import.ts": $56,
+  "api/v1/interfaces/upstreams/preview.ts": $57,
+  "api/v1/networks/[id].ts": $58,
+  "api/v1/networks/[id]/available.ts": $59,
+  "api/v1/networks/index.ts": $60,
+  "api/v1/openapi.json.ts": $61,
+  "api/v1/peers/[id].ts": $62,
+  "api/v1/peers/[id]/config.ts": $63,
+  "api/v1/peers/[id]/disable.ts": $64,
+  "api/v1/peers/[id]/enable.ts": $65,
+  "api/v1/peers/[id]/qr.ts": $66,
+  "api/v1/peers/[id]/revoke.ts": $67,
+  "api/v1/peers/index.ts": $68,
+  "api/v1/reconcile/apply.ts": $69,
+  "api/v1/reconcile/plan.ts": $70,
+  "api/v1/routes/[id].ts": $71,
+  "api/v1/routes/index.ts": $72,
+  "api/v1/system/health.ts": $73,
+  "api/v1/system/index.ts": $74,
+  "api/v1/system/settings.ts": $75,
+  "api/v1/system/version.ts": $76,
+  "api/v1/ws.ts": $77,
+  "login.tsx": $78,
+  "logout.ts": $79,
+  "static/[...path].ts": $80,
 };
