@@ -20,6 +20,10 @@ export const upstreamBodySchema = z.object({
   config: documented(z.string(), {
     description:
       `A WireGuard configuration in wg-quick format with one [Interface] and exactly one [Peer], at most ${CONFIG_MAX} characters`,
+    // The keys are the examples of wg(8)'s manual page.
+    examples: [
+      "[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\nAddress = 10.200.0.2/32\nDNS = 10.200.0.1\n\n[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nEndpoint = vpn.example.net:51820\nAllowedIPs = 0.0.0.0/0, ::/0\n",
+    ],
   }),
 }).strict();
 
