@@ -62,29 +62,31 @@ import * as $58 from "./admin/api/v1/interfaces/[id]/peers.ts";
 import * as $59 from "./admin/api/v1/interfaces/[id]/restart.ts";
 import * as $60 from "./admin/api/v1/interfaces/[id]/status.ts";
 import * as $61 from "./admin/api/v1/interfaces/index.ts";
-import * as $62 from "./admin/api/v1/networks/[id].ts";
-import * as $63 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $64 from "./admin/api/v1/networks/index.ts";
-import * as $65 from "./admin/api/v1/openapi.json.ts";
-import * as $66 from "./admin/api/v1/peers/[id].ts";
-import * as $67 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $68 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $69 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $70 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $71 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $72 from "./admin/api/v1/peers/index.ts";
-import * as $73 from "./admin/api/v1/reconcile/apply.ts";
-import * as $74 from "./admin/api/v1/reconcile/plan.ts";
-import * as $75 from "./admin/api/v1/routes/[id].ts";
-import * as $76 from "./admin/api/v1/routes/index.ts";
-import * as $77 from "./admin/api/v1/system/health.ts";
-import * as $78 from "./admin/api/v1/system/index.ts";
-import * as $79 from "./admin/api/v1/system/settings.ts";
-import * as $80 from "./admin/api/v1/system/version.ts";
-import * as $81 from "./admin/api/v1/ws.ts";
-import * as $82 from "./admin/login.tsx";
-import * as $83 from "./admin/logout.ts";
-import * as $84 from "./admin/static/[...path].ts";
+import * as $62 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $63 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $64 from "./admin/api/v1/networks/[id].ts";
+import * as $65 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $66 from "./admin/api/v1/networks/index.ts";
+import * as $67 from "./admin/api/v1/openapi.json.ts";
+import * as $68 from "./admin/api/v1/peers/[id].ts";
+import * as $69 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $70 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $71 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $72 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $73 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $74 from "./admin/api/v1/peers/index.ts";
+import * as $75 from "./admin/api/v1/reconcile/apply.ts";
+import * as $76 from "./admin/api/v1/reconcile/plan.ts";
+import * as $77 from "./admin/api/v1/routes/[id].ts";
+import * as $78 from "./admin/api/v1/routes/index.ts";
+import * as $79 from "./admin/api/v1/system/health.ts";
+import * as $80 from "./admin/api/v1/system/index.ts";
+import * as $81 from "./admin/api/v1/system/settings.ts";
+import * as $82 from "./admin/api/v1/system/version.ts";
+import * as $83 from "./admin/api/v1/ws.ts";
+import * as $84 from "./admin/login.tsx";
+import * as $85 from "./admin/logout.ts";
+import * as $86 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -150,27 +152,29 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/interfaces/[id]/restart.ts": $59,
   "api/v1/interfaces/[id]/status.ts": $60,
   "api/v1/interfaces/index.ts": $61,
-  "api/v1/networks/[id].ts": $62,
-  "api/v1/networks/[id]/available.ts": $63,
-  "api/v1/networks/index.ts": $64,
-  "api/v1/openapi.json.ts": $65,
-  "api/v1/peers/[id].ts": $66,
-  "api/v1/peers/[id]/config.ts": $67,
-  "api/v1/peers/[id]/disable.ts": $68,
-  "api/v1/peers/[id]/enable.ts": $69,
-  "api/v1/peers/[id]/qr.ts": $70,
-  "api/v1/peers/[id]/revoke.ts": $71,
-  "api/v1/peers/index.ts": $72,
-  "api/v1/reconcile/apply.ts": $73,
-  "api/v1/reconcile/plan.ts": $74,
-  "api/v1/routes/[id].ts": $75,
-  "api/v1/routes/index.ts": $76,
-  "api/v1/system/health.ts": $77,
-  "api/v1/system/index.ts": $78,
-  "api/v1/system/settings.ts": $79,
-  "api/v1/system/version.ts": $80,
-  "api/v1/ws.ts": $81,
-  "login.tsx": $82,
-  "logout.ts": $83,
-  "static/[...path].ts": $84,
+  "api/v1/interfaces/upstreams/import.ts": $62,
+  "api/v1/interfaces/upstreams/preview.ts": $63,
+  "api/v1/networks/[id].ts": $64,
+  "api/v1/networks/[id]/available.ts": $65,
+  "api/v1/networks/index.ts": $66,
+  "api/v1/openapi.json.ts": $67,
+  "api/v1/peers/[id].ts": $68,
+  "api/v1/peers/[id]/config.ts": $69,
+  "api/v1/peers/[id]/disable.ts": $70,
+  "api/v1/peers/[id]/enable.ts": $71,
+  "api/v1/peers/[id]/qr.ts": $72,
+  "api/v1/peers/[id]/revoke.ts": $73,
+  "api/v1/peers/index.ts": $74,
+  "api/v1/reconcile/apply.ts": $75,
+  "api/v1/reconcile/plan.ts": $76,
+  "api/v1/routes/[id].ts": $77,
+  "api/v1/routes/index.ts": $78,
+  "api/v1/system/health.ts": $79,
+  "api/v1/system/index.ts": $80,
+  "api/v1/system/settings.ts": $81,
+  "api/v1/system/version.ts": $82,
+  "api/v1/ws.ts": $83,
+  "login.tsx": $84,
+  "logout.ts": $85,
+  "static/[...path].ts": $86,
 };

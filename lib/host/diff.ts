@@ -66,7 +66,24 @@ export function diffPeer(
   if ((want.keepalive || null) !== (have.keepalive || null)) {
     out.push({ field: "keepalive", desired: want.keepalive || null, live: have.keepalive || null });
   }
+  if (endpointDrifts(want.endpoint ?? null, have.endpoint)) {
+    out.push({ field: "endpoint", desired: want.endpoint ?? null, live: have.endpoint });
+  }
   return out;
+}
+
+const IPV4_ENDPOINT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
+
+/**
+ * Only a dialled peer (an upstream's provider) has a desired endpoint; a
+ * client's live endpoint is wherever it roamed and is never drift. The host
+ * shows a resolved address, so a host name (or an IPv6 literal, which `wg`
+ * prints in its own spelling) drifts only when no endpoint is set at all.
+ */
+function endpointDrifts(want: string | null, have: string | null): boolean {
+  if (!want) return false;
+  if (!have) return true;
+  return IPV4_ENDPOINT.test(want) && want !== have;
 }
 
 /** Differences of the device itself: key, port, MTU, address and link state. */

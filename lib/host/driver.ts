@@ -14,6 +14,12 @@ export interface DesiredPeer {
   allowedIps: string[];
   /** Server-side persistent keepalive in seconds; null for off. */
   keepalive: number | null;
+  /**
+   * Where the server dials the peer (host:port or [IPv6]:port): only an
+   * upstream's provider peer has one. Absent or null: the peer roams and
+   * WireGuard learns its endpoint from its packets.
+   */
+  endpoint?: string | null;
 }
 
 /** One interface as the store says it should be. */

@@ -58,6 +58,8 @@ function peerSection(p: DesiredPeer): string {
     `PresharedKey = ${p.presharedKey ?? ZERO_KEY}`,
     `AllowedIPs = ${p.allowedIps.join(", ")}`,
     `PersistentKeepalive = ${p.keepalive ?? 0}`,
+    // Only a dialled peer has one; a roaming client's learnt endpoint is left alone.
+    ...(p.endpoint ? [`Endpoint = ${p.endpoint}`] : []),
     "",
   ].join("\n");
 }

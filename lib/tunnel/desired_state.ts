@@ -7,15 +7,31 @@ import type { DesiredInterface, DesiredPeer } from "../host/driver.ts";
 import type { TunnelRepos } from "./context.ts";
 import type { InterfaceRow } from "./interface_repo.ts";
 import type { PeerRow } from "./peer_repo.ts";
+import { splitList } from "./upstream_parse.ts";
 
 /**
  * The server-side view of one enabled peer: it may use its tunnel address,
- * and the destinations of the routes whose gateway it is (`routed`).
+ * and the destinations of the routes whose gateway it is (`routed`). A peer
+ * with an endpoint is the provider of an upstream interface (docs/tunnels.md,
+ * "Upstream import"): the server dials it, sends it its stored AllowedIPs
+ * (e.g. 0.0.0.0/0) and keeps the provider's keepalive.
  */
 export function desiredPeer(
-  p: Pick<PeerRow, "public_key" | "preshared_key" | "address">,
+  p:
+    & Pick<PeerRow, "public_key" | "preshared_key" | "address">
+    & Partial<Pick<PeerRow, "allowed_ips" | "keepalive" | "endpoint">>,
   routed: string[] = [],
 ): DesiredPeer {
+  if (p.endpoint) {
+    const own = splitList(p.allowed_ips ?? "");
+    return {
+      publicKey: p.public_key,
+      presharedKey: p.preshared_key,
+      allowedIps: [...own, ...routed.filter((r) => !own.includes(r))],
+      keepalive: p.keepalive || null,
+      endpoint: p.endpoint,
+    };
+  }
   return {
     publicKey: p.public_key,
     presharedKey: p.preshared_key,

@@ -23,9 +23,26 @@ export interface PeerRow {
   mtu: number | null;
   profile: string;
   status: PeerStatus;
+  /**
+   * Where the server dials this peer (host:port or [IPv6]:port): set only for
+   * the provider peer of an upstream interface; absent or null for clients.
+   */
+  endpoint?: string | null;
   created_at: number;
   updated_at: number;
 }
+
+/** What the host needs of an enabled peer (desired_state.ts). */
+export type HostPeer = Pick<
+  PeerRow,
+  | "interface_id"
+  | "public_key"
+  | "preshared_key"
+  | "address"
+  | "allowed_ips"
+  | "keepalive"
+  | "endpoint"
+>;
 
 /** What a listing may be narrowed to. */
 export interface PeerFilter {
@@ -95,7 +112,7 @@ export interface PeerRepo {
   /** Number of peers of an interface. */
   countOf(interfaceId: string): number;
   /** What the host needs of every enabled peer. */
-  enabledForHost(): Pick<PeerRow, "interface_id" | "public_key" | "preshared_key" | "address">[];
+  enabledForHost(): HostPeer[];
   /** Id, name and public key of every peer. */
   identities(): Pick<PeerRow, "id" | "name" | "public_key">[];
   /** The peer holding `publicKey`, or undefined. */
@@ -246,11 +263,10 @@ export class SqlitePeerRepo implements PeerRepo {
     )!.n;
   }
 
-  enabledForHost(): Pick<PeerRow, "interface_id" | "public_key" | "preshared_key" | "address">[] {
-    return this.store.all<
-      Pick<PeerRow, "interface_id" | "public_key" | "preshared_key" | "address">
-    >(
-      "SELECT interface_id, public_key, preshared_key, address FROM peers WHERE status = 'enabled'",
+  enabledForHost(): HostPeer[] {
+    return this.store.all<HostPeer>(
+      `SELECT interface_id, public_key, preshared_key, address, allowed_ips, keepalive, endpoint
+         FROM peers WHERE status = 'enabled'`,
     );
   }
 
@@ -278,8 +294,8 @@ export class SqlitePeerRepo implements PeerRepo {
   insert(p: PeerRow): void {
     this.store.run(
       `INSERT INTO peers (id, interface_id, name, public_key, private_key, preshared_key, address, allowed_ips,
-         dns, keepalive, mtu, profile, status, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         dns, keepalive, mtu, profile, status, endpoint, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       p.id,
       p.interface_id,
       p.name,
@@ -293,6 +309,7 @@ export class SqlitePeerRepo implements PeerRepo {
       p.mtu,
       p.profile,
       p.status,
+      p.endpoint ?? null,
       p.created_at,
       p.updated_at,
     );

@@ -38,6 +38,7 @@ export function peerRow(interfaceId: string, over: Partial<PeerRow> = {}): PeerR
     mtu: null,
     profile: "full-tunnel",
     status: "enabled",
+    endpoint: null,
     created_at: 1000,
     updated_at: 1000,
     ...over,

@@ -23,6 +23,7 @@ import { Reconciler, type ReconcileResult } from "./reconcile.ts";
 import { RouteService } from "./routes/route_service.ts";
 import { Telemetry } from "./telemetry.ts";
 import { tunnelRepos } from "./tunnel_repos.ts";
+import { UpstreamService } from "./upstream_import.ts";
 
 export interface TunnelOptions {
   store: Store;
@@ -49,6 +50,8 @@ export interface Tunnels {
   networks: NetworkService;
   routes: RouteService;
   firewall: FirewallService;
+  /** POST /interfaces/upstreams/preview and /import. */
+  upstreams: UpstreamService;
   reconciler: Reconciler;
   monitor: TunnelMonitor;
   telemetry: Telemetry;
@@ -96,9 +99,11 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
   });
   const networks = new NetworkService(ctx);
   let startError: string | null = null;
+  const peers = new PeerService(ctx, opts.serverEndpoint);
   return {
     interfaces: new InterfaceService(ctx),
-    peers: new PeerService(ctx, opts.serverEndpoint),
+    peers,
+    upstreams: new UpstreamService(ctx, reconciler, (id) => peers.view(id)),
     networks,
     routes: new RouteService(ctx),
     firewall: new FirewallService(ctx),

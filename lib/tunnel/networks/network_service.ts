@@ -173,7 +173,8 @@ export class NetworkService {
     const { transactor, interfaceRepo, networkRepo, audit, log } = this.ctx;
     let made = 0;
     for (const i of interfaceRepo.allByName()) {
-      if (networkRepo.byInterface(i.id)) continue;
+      // An upstream's address is the provider's to give (often a /32): no pool to allocate from.
+      if (i.role === "upstream" || networkRepo.byInterface(i.id)) continue;
       try {
         transactor.tx(() => {
           const note = attachNetwork(this.ctx, i, `Cannot give interface "${i.name}" a network`);
