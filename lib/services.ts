@@ -36,6 +36,7 @@ import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
+import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
 import { SqliteMetaRepo } from "./system/meta_repo.ts";
@@ -62,7 +63,7 @@ export interface Services {
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
   tunnels: Tunnels;
-  /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
+  /** GET /diagnostics/…: one probe per subsystem (docs/tunnels.md, "Diagnostics"). */
   diagnostics: Diagnostics;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
@@ -229,9 +230,13 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { attest, attestRates } = await attestServices(common, system, opts.core);
   const { dns, dnsResponder, rollover } = dnsServices(common, system);
   const tunnels = tunnelServices(common, system, settings, opts.driver);
+  const schemaVersion = Math.max(...migrations.map((m) => m.version));
+  // Backups register theirs here ("backups") once they exist: a probe per subsystem, in its domain.
   const diagnostics = new Diagnostics()
-    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
-    .register("tunnels", () => tunnels.diagnostics());
+    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store), schemaVersion))
+    .register("tunnels", () => tunnels.diagnostics())
+    .register("firewall", () => tunnels.netDiagnostics("firewall"))
+    .register("routes", () => tunnels.netDiagnostics("routes"));
 
   const housekeeping = setInterval(() => {
     try {

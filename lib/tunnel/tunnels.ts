@@ -11,7 +11,8 @@ import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
-import { type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
+import type { SubsystemReport } from "../system/diagnostics.ts";
+import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
 import { HostSync } from "./host_sync.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
@@ -69,6 +70,8 @@ export interface Tunnels {
   stop(): Promise<void>;
   /** Checks for GET /diagnostics/tunnels. */
   diagnostics(): Promise<TunnelDiagnostics>;
+  /** Checks for GET /diagnostics/firewall and /diagnostics/routes. */
+  netDiagnostics(part: "firewall" | "routes"): Promise<SubsystemReport>;
   /** Stored interfaces, peers and enabled peers, for the tunnels probe of GET /system. */
   counts(): TunnelCounts;
 }
@@ -147,6 +150,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     },
     stop: () => monitor.stop(),
     diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
+    netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
   };
 }
