@@ -5,6 +5,7 @@
  * (server/listeners/<name>/context.ts).
  */
 import { AttestService } from "./attest/attest.ts";
+import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
 import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
@@ -24,7 +25,9 @@ import { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
 import { parseAcl } from "./dns/acl.ts";
+import { dnsDiagnostics } from "./dns/diagnostics.ts";
 import { sqliteDnsRepos } from "./dns/dns_repos.ts";
+import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
 import { DnsResponder } from "./dns/responder.ts";
@@ -62,6 +65,10 @@ export interface Services {
   dns: DnsService;
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
+  /** What the DNS listener and NOTIFY sender report, for diagnostics (set by server/). */
+  dnsRuntime: DnsRuntime;
+  /** How to count the attestation threads, for diagnostics (set by server/). */
+  attestThreads: AttestThreadWatch;
   tunnels: Tunnels;
   /** GET /diagnostics/…: one probe per subsystem (docs/tunnels.md, "Diagnostics"). */
   diagnostics: Diagnostics;
@@ -179,7 +186,9 @@ function dnsServices(c: Common, system: SystemService) {
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  return { dns, dnsResponder, rollover };
+  const dnsRuntime = new DnsRuntime();
+  const dnsProbe = () => dnsDiagnostics(dnsRuntime, repos.zones, index);
+  return { dns, dnsResponder, rollover, dnsRuntime, dnsProbe };
 }
 
 /** Interfaces and peers over the host driver the configuration chose. */
@@ -228,7 +237,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder, rollover } = dnsServices(common, system);
+  const { dns, dnsResponder, rollover, dnsRuntime, dnsProbe } = dnsServices(common, system);
+  const attestThreads = new AttestThreadWatch();
   const tunnels = tunnelServices(common, system, settings, opts.driver);
   const schemaVersion = Math.max(...migrations.map((m) => m.version));
   // Backups register theirs here ("backups") once they exist: a probe per subsystem, in its domain.
@@ -236,7 +246,9 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store), schemaVersion))
     .register("tunnels", () => tunnels.diagnostics())
     .register("firewall", () => tunnels.netDiagnostics("firewall"))
-    .register("routes", () => tunnels.netDiagnostics("routes"));
+    .register("routes", () => tunnels.netDiagnostics("routes"))
+    .register("dns", dnsProbe)
+    .register("attestation", () => attestDiagnostics(attestThreads, attestRates.snapshot()));
 
   const housekeeping = setInterval(() => {
     try {
@@ -259,6 +271,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     attestRates,
     dns,
     dnsResponder,
+    dnsRuntime,
+    attestThreads,
     tunnels,
     diagnostics,
     async start() {

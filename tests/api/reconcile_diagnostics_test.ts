@@ -39,7 +39,14 @@ Deno.test("GET /diagnostics/all reports every subsystem; /diagnostics/{subsystem
     all.body.subsystems.map((s: { subsystem: string; status: string }) =>
       `${s.subsystem}:${s.status}`
     ),
-    ["database:ok", "tunnels:off", "firewall:off", "routes:off"],
+    [
+      "database:ok",
+      "tunnels:off",
+      "firewall:off",
+      "routes:off",
+      "dns:ok",
+      "attestation:ok",
+    ],
   );
   const tunnels = await api.get("/diagnostics/tunnels");
   assertEquals(tunnels.status, 200);
@@ -58,6 +65,6 @@ Deno.test("GET /diagnostics/all reports every subsystem; /diagnostics/{subsystem
   assertEquals(unknown.status, 404);
   assertEquals(
     unknown.body.error,
-    'Diagnostics subsystem "kitchen" does not exist; use one of database, tunnels, firewall, routes',
+    'Diagnostics subsystem "kitchen" does not exist; use one of database, tunnels, firewall, routes, dns, attestation',
   );
 });
