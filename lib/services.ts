@@ -218,6 +218,7 @@ function tunnelServices(
     serverEndpoint: () => settings.serverEndpoint(),
     pollMs: config.host.pollMs,
     autoReconcile: config.host.autoReconcile,
+    defaultInterface: config.host.defaultInterface,
   });
   system.addProbe({
     name: "tunnels",

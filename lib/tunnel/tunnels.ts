@@ -13,6 +13,7 @@ import { type ClientProfile, clientProfiles, resolveClientProfile } from "./clie
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
 import type { SubsystemReport } from "../system/diagnostics.ts";
 import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
+import { ensureDefaultInterface } from "./default_interface.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
 import { HostSync } from "./host_sync.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
@@ -40,6 +41,8 @@ export interface TunnelOptions {
   autoReconcile?: boolean;
   /** How old a host read listings may reuse (default 1000 ms). */
   telemetryMaxAgeMs?: number;
+  /** PALISADE_DEFAULT_INTERFACE: create wg0 at start when it is not stored (default false here). */
+  defaultInterface?: boolean;
 }
 
 export type { DiagnosticCheck, TunnelDiagnostics } from "./diagnostics.ts";
@@ -98,9 +101,10 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     autoReconcile: opts.autoReconcile,
   });
   const networks = new NetworkService(ctx);
+  const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
   return {
-    interfaces: new InterfaceService(ctx),
+    interfaces,
     peers: new PeerService(ctx, opts.serverEndpoint),
     networks,
     routes: new RouteService(ctx),
@@ -112,12 +116,9 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     listClientProfiles: clientProfiles,
     resolveClientProfile,
     async start() {
-      try {
-        const made = networks.backfill();
-        if (made) log.info("Networks made for interfaces stored without one", { networks: made });
-      } catch (err) {
-        log.error("Giving interfaces their networks failed", { error: err });
-      }
+      backfillNetworks(networks, log);
+      const port = opts.serverEndpoint().port;
+      if (opts.defaultInterface) await ensureDefaultInterface(interfaces, ctx, port, log);
       try {
         const r = await reconciler.apply("system", { net: false });
         startError = null;
@@ -153,6 +154,16 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
   };
+}
+
+/** Gives interfaces stored before networks existed their network; logs, never throws. */
+function backfillNetworks(networks: NetworkService, log: Logger): void {
+  try {
+    const made = networks.backfill();
+    if (made) log.info("Networks made for interfaces stored without one", { networks: made });
+  } catch (err) {
+    log.error("Giving interfaces their networks failed", { error: err });
+  }
 }
 
 /**
