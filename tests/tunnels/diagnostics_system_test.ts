@@ -48,7 +48,10 @@ Deno.test("diagnostics on a real host: all ok, then a deleted nft rule, a delete
   const all = (await api.get("/diagnostics/all")).body;
   assertEquals(
     [all.status, all.subsystems.map((s: Report) => `${s.subsystem}:${s.status}`)],
-    ["ok", ["database:ok", "tunnels:ok", "firewall:ok", "routes:ok"]],
+    [
+      "ok",
+      ["database:ok", "tunnels:ok", "firewall:ok", "routes:ok", "dns:ok", "attestation:ok"],
+    ],
   );
   assertEquals(await get("firewall"), ["ok", "table:ok", "rules:ok"]);
   assertEquals(await get("routes"), ["ok", "routes:ok"]);
