@@ -5,11 +5,13 @@ const TONE: Record<string, string> = {
   connected: "ok",
   disabled: "warn",
   warning: "warn",
+  warn: "warn",
   down: "warn",
   off: "muted",
   unknown: "muted",
   revoked: "bad",
   error: "bad",
+  fail: "bad",
   missing: "bad",
 };
 

@@ -5,6 +5,7 @@
  * (server/listeners/<name>/context.ts).
  */
 import { AttestService } from "./attest/attest.ts";
+import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
 import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
@@ -27,7 +28,9 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
 import { parseAcl } from "./dns/acl.ts";
+import { dnsDiagnostics } from "./dns/diagnostics.ts";
 import { sqliteDnsRepos } from "./dns/dns_repos.ts";
+import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
 import { DnsResponder } from "./dns/responder.ts";
@@ -67,8 +70,12 @@ export interface Services {
   dns: DnsService;
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
+  /** What the DNS listener and NOTIFY sender report, for diagnostics (set by server/). */
+  dnsRuntime: DnsRuntime;
+  /** How to count the attestation threads, for diagnostics (set by server/). */
+  attestThreads: AttestThreadWatch;
   tunnels: Tunnels;
-  /** GET /diagnostics/…: one probe per subsystem (`database`, `tunnels`). */
+  /** GET /diagnostics/…: one probe per subsystem (docs/tunnels.md, "Diagnostics"). */
   diagnostics: Diagnostics;
   /** POST /cli/execute: the read-only console (lib/console/). */
   cli: ConsoleService;
@@ -188,7 +195,9 @@ function dnsServices(c: Common, system: SystemService) {
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  return { dns, dnsResponder, rollover, index };
+  const dnsRuntime = new DnsRuntime();
+  const dnsProbe = () => dnsDiagnostics(dnsRuntime, repos.zones, index);
+  return { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe };
 }
 
 /** Interfaces and peers over the host driver the configuration chose. */
@@ -218,6 +227,7 @@ function tunnelServices(
     serverEndpoint: () => settings.serverEndpoint(),
     pollMs: config.host.pollMs,
     autoReconcile: config.host.autoReconcile,
+    defaultInterface: config.host.defaultInterface,
   });
   system.addProbe({
     name: "tunnels",
@@ -237,11 +247,18 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder, rollover, index } = dnsServices(common, system);
+  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
+  const attestThreads = new AttestThreadWatch();
   const tunnels = tunnelServices(common, system, settings, opts.driver);
+  const schemaVersion = Math.max(...migrations.map((m) => m.version));
+  // Backups register theirs here ("backups") once they exist: a probe per subsystem, in its domain.
   const diagnostics = new Diagnostics()
-    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store)))
-    .register("tunnels", () => tunnels.diagnostics());
+    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store), schemaVersion))
+    .register("tunnels", () => tunnels.diagnostics())
+    .register("firewall", () => tunnels.netDiagnostics("firewall"))
+    .register("routes", () => tunnels.netDiagnostics("routes"))
+    .register("dns", dnsProbe)
+    .register("attestation", () => attestDiagnostics(attestThreads, attestRates.snapshot()));
   const cli = new ConsoleService({
     tunnels,
     dns,
@@ -288,6 +305,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     attestRates,
     dns,
     dnsResponder,
+    dnsRuntime,
+    attestThreads,
     tunnels,
     diagnostics,
     cli,

@@ -48,6 +48,7 @@ function defaults(): Config {
     host: {
       pollMs: 5000,
       autoReconcile: false,
+      defaultInterface: true,
       routeTable: 254,
       routeProtocol: 97,
       nftTable: "palisade",

@@ -54,6 +54,7 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     PALISADE_ROUTE_TABLE: "1000",
     PALISADE_ROUTE_PROTOCOL: "120",
     PALISADE_NFT_TABLE: "pal_1",
+    PALISADE_DEFAULT_INTERFACE: "false",
     PALISADE_DNS_NAMESERVERS: "ns1.example.net, ns2.example.net.",
     PALISADE_DNS_AXFR_ALLOW: "127.0.0.1,10.0.0.0/8",
     PALISADE_DNS_NOTIFY: "127.0.0.1:5301",
@@ -64,6 +65,7 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     netns: "pltun-a1",
     pollMs: 1000,
     autoReconcile: true,
+    defaultInterface: false,
     routeTable: 1000,
     routeProtocol: 120,
     nftTable: "pal_1",
@@ -73,6 +75,7 @@ Deno.test("parseConfig() reads the host, DNS and attestation options and names a
     [254, 97],
   );
   assertEquals(parseConfig({}).host.nftTable, "palisade");
+  assertEquals(parseConfig({}).host.defaultInterface, true);
   assertEquals(c.dns.nameservers, ["ns1.example.net", "ns2.example.net."]);
   assertEquals(c.dns.notify, [{ hostname: "127.0.0.1", port: 5301 }]);
   assertEquals([c.attest.heartbeatMinMs, c.attest.heartbeatMaxMs], [1500, 2500]);

@@ -125,6 +125,14 @@ export const OPTIONS: Option[] = [
     description: "Let the periodic pass repair drift it finds (default: report it only)",
     apply: (c, v, n) => (c.host.autoReconcile = parseBool(v, n)),
   },
+  {
+    env: "PALISADE_DEFAULT_INTERFACE",
+    flag: "--default-interface",
+    default: "true",
+    description:
+      "Create the protected default interface wg0 (10.8.0.1/24, port wireguard.server_port or 51820) at start when it is not stored",
+    apply: (c, v, n) => (c.host.defaultInterface = parseBool(v, n)),
+  },
   ...NET_OPTIONS,
   {
     env: "PALISADE_DNS_NAMESERVERS",

@@ -80,6 +80,8 @@ export interface Config {
     pollMs: number;
     /** Apply drift found by the periodic pass instead of only reporting it. */
     autoReconcile: boolean;
+    /** Create the protected default interface wg0 at start when it is not stored. */
+    defaultInterface: boolean;
     /** Routing table of Palisade's routes. */
     routeTable: number;
     /** Route protocol tag marking Palisade's routes. */

@@ -1,19 +1,24 @@
 /**
  * GET /diagnostics/all and GET /diagnostics/{subsystem}: named checks per
- * subsystem, each `ok`, `warning`, `error` or `off`, and the worst of them as
- * the subsystem's status. Subsystems are registered by name so that DNS and
- * attestation can add theirs without this module knowing them.
+ * subsystem, each `{name, status, message, details}` with status `ok`,
+ * `warn`, `fail` or `off` (the subsystem is not active here, e.g. the host
+ * layer with the `none` driver), and the worst of them as the subsystem's
+ * status. Subsystems are registered by name; each domain builds its own
+ * report in its own `diagnostics.ts`, so this module knows none of them.
  */
 import { isoTime } from "../clock.ts";
 import { NotFoundError } from "../errors.ts";
 import type { SystemRepo } from "./system_repo.ts";
 
-export type CheckStatus = "ok" | "warning" | "error" | "off";
+export type CheckStatus = "ok" | "warn" | "fail" | "off";
 
 export interface Check {
   name: string;
   status: CheckStatus;
-  detail: string;
+  /** One sentence for a person. */
+  message: string;
+  /** Figures behind the message, for a program; `{}` when there are none. */
+  details: Record<string, unknown>;
 }
 
 /** One subsystem's report; subsystems may add fields of their own (e.g. tunnels' `host`). */
@@ -24,39 +29,98 @@ export interface SubsystemReport {
 }
 
 export interface DiagnosticsReport {
-  status: "ok" | "warning" | "error";
+  status: "ok" | "warn" | "fail";
   generated_at: string;
   subsystems: SubsystemReport[];
 }
 
 export type DiagnosticsProbe = () => Promise<SubsystemReport> | SubsystemReport;
 
+/** A check; `details` defaults to `{}`. */
+export function check(
+  name: string,
+  status: CheckStatus,
+  message: string,
+  details: Record<string, unknown> = {},
+): Check {
+  return { name, status, message, details };
+}
+
 /** The worst status of `checks`; `off` only when every check is off. */
 export function worstStatus(checks: { status: CheckStatus }[]): CheckStatus {
-  if (checks.some((c) => c.status === "error")) return "error";
-  if (checks.some((c) => c.status === "warning")) return "warning";
+  if (checks.some((c) => c.status === "fail")) return "fail";
+  if (checks.some((c) => c.status === "warn")) return "warn";
   if (checks.length && checks.every((c) => c.status === "off")) return "off";
   return "ok";
 }
 
-/** The store's own checks: it answers a query and runs in WAL mode. */
-export function databaseDiagnostics(
-  db: Pick<SystemRepo, "ping" | "journalMode">,
-): SubsystemReport {
+/** A WAL past this size means checkpoints are not keeping up (a long reader, a stuck writer). */
+export const WAL_WARN_BYTES = 256 * 1024 * 1024;
+
+type DatabaseProbe = Pick<
+  SystemRepo,
+  "ping" | "journalMode" | "quickCheck" | "walBytes" | "schemaVersion"
+>;
+
+/**
+ * The store's checks: it answers a query, runs in WAL mode, passes
+ * `PRAGMA quick_check`, its WAL is not runaway, and its schema is the
+ * version this build migrates to (`expectedVersion`).
+ */
+export function databaseDiagnostics(db: DatabaseProbe, expectedVersion: number): SubsystemReport {
   const checks: Check[] = [];
   try {
     db.ping();
-    checks.push({ name: "query", status: "ok", detail: "The store answers queries" });
-    const mode = db.journalMode();
-    checks.push({
-      name: "journal_mode",
-      status: mode === "wal" ? "ok" : "warning",
-      detail: `journal_mode is ${mode}`,
-    });
   } catch (err) {
-    checks.push({ name: "query", status: "error", detail: (err as Error).message });
+    checks.push(check("query", "fail", (err as Error).message));
+    return { subsystem: "database", status: "fail", checks };
   }
+  checks.push(check("query", "ok", "The store answers queries"));
+  const mode = db.journalMode();
+  checks.push(
+    check("journal_mode", mode === "wal" ? "ok" : "warn", `journal_mode is ${mode}`, {
+      journal_mode: mode ?? null,
+    }),
+  );
+  checks.push(integrityCheck(db));
+  const wal = db.walBytes();
+  checks.push(
+    check(
+      "wal_size",
+      wal !== null && wal > WAL_WARN_BYTES ? "warn" : "ok",
+      wal === null ? "No WAL file" : `The WAL holds ${wal} bytes`,
+      { wal_bytes: wal, warn_above_bytes: WAL_WARN_BYTES },
+    ),
+  );
+  const version = db.schemaVersion();
+  checks.push(
+    check(
+      "schema_version",
+      version === expectedVersion ? "ok" : "fail",
+      version === expectedVersion
+        ? `Schema version ${version}`
+        : `Schema version ${version}, this build expects ${expectedVersion}`,
+      { version, expected: expectedVersion },
+    ),
+  );
   return { subsystem: "database", status: worstStatus(checks), checks };
+}
+
+function integrityCheck(db: DatabaseProbe): Check {
+  let problems: string[];
+  try {
+    problems = db.quickCheck();
+  } catch (err) {
+    // A badly damaged file makes the pragma itself fail.
+    return check("integrity", "fail", (err as Error).message, { problems: [] });
+  }
+  if (!problems.length) return check("integrity", "ok", "quick_check found no problems");
+  return check(
+    "integrity",
+    "fail",
+    `quick_check found ${problems.length} problem(s)`,
+    { problems: problems.slice(0, 20) },
+  );
 }
 
 export class Diagnostics {
@@ -81,6 +145,7 @@ export class Diagnostics {
         `Diagnostics subsystem ${JSON.stringify(name)} does not exist; use one of ${
           this.names.join(", ")
         }`,
+        "subsystem",
       );
     }
     try {
@@ -89,20 +154,20 @@ export class Diagnostics {
       // A probe that throws is itself a finding, not a failed request.
       return {
         subsystem: name,
-        status: "error",
-        checks: [{ name: "probe", status: "error", detail: (err as Error).message }],
+        status: "fail",
+        checks: [check("probe", "fail", (err as Error).message)],
       };
     }
   }
 
-  /** Every subsystem, run concurrently. */
+  /** Every subsystem, run concurrently; `off` subsystems count as ok. */
   async all(): Promise<DiagnosticsReport> {
     const subsystems = await Promise.all(this.names.map((n) => this.run(n)));
-    const status = subsystems.some((s) => s.status === "error")
-      ? "error"
-      : subsystems.some((s) => s.status === "warning")
-      ? "warning"
-      : "ok";
-    return { status, generated_at: isoTime(Date.now()), subsystems };
+    const worst = worstStatus(subsystems);
+    return {
+      status: worst === "off" ? "ok" : worst,
+      generated_at: isoTime(Date.now()),
+      subsystems,
+    };
   }
 }

@@ -21,6 +21,12 @@ export interface SystemRepo {
   counts(now: number): SystemCounts;
   /** The journal mode the store runs in (`wal` expected). */
   journalMode(): string | undefined;
+  /** The problems `PRAGMA quick_check` reports; empty when it says ok. */
+  quickCheck(): string[];
+  /** Bytes in the write-ahead log file; null when there is none (in memory, or not in WAL mode). */
+  walBytes(): number | null;
+  /** The schema version recorded in the file. */
+  schemaVersion(): number;
 }
 
 export class SqliteSystemRepo implements SystemRepo {
@@ -50,5 +56,25 @@ export class SqliteSystemRepo implements SystemRepo {
 
   journalMode(): string | undefined {
     return this.store.get<{ journal_mode: string }>("PRAGMA journal_mode")?.journal_mode;
+  }
+
+  quickCheck(): string[] {
+    const rows = this.store.all<{ quick_check: string }>("PRAGMA quick_check(20)");
+    const lines = rows.map((r) => r.quick_check);
+    return lines.length === 1 && lines[0] === "ok" ? [] : lines;
+  }
+
+  walBytes(): number | null {
+    if (this.store.path === ":memory:") return null;
+    try {
+      return Deno.statSync(`${this.store.path}-wal`).size;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return null;
+      throw err;
+    }
+  }
+
+  schemaVersion(): number {
+    return this.store.version;
   }
 }

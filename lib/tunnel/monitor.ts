@@ -1,13 +1,15 @@
 /**
  * The periodic pass: one host read every `pollMs` feeds PeerHandshake events
  * (only when a peer's latest handshake time changes) and drift detection
- * (DriftDetected when the set of differences changes, kept for diagnostics).
+ * (DriftDetected when the set of differences changes, kept for diagnostics),
+ * and InterfaceChanged when a device's link changes underneath (link_watch.ts).
  * It never resets a peer: with `autoReconcile` it applies the diff, which
  * touches only what differs; without, it only reports.
  */
 import { isoTime } from "../clock.ts";
 import type { LiveState } from "../host/driver.ts";
 import type { TunnelContext } from "./context.ts";
+import { LinkWatch } from "./link_watch.ts";
 import type { ReconcileItem, Reconciler } from "./reconcile.ts";
 
 export interface MonitorOptions {
@@ -34,6 +36,7 @@ export class TunnelMonitor {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<unknown> | null = null;
   #stopped = true;
+  #links: LinkWatch;
   last: PassResult | null = null;
   /** The latest drift seen (empty when in sync). */
   lastDrift: ReconcileItem[] = [];
@@ -45,6 +48,7 @@ export class TunnelMonitor {
   ) {
     this.pollMs = opts.pollMs ?? 5000;
     this.autoReconcile = opts.autoReconcile ?? false;
+    this.#links = new LinkWatch(ctx.events);
   }
 
   /** Starts the periodic passes (the first one after `pollMs`). */
@@ -79,8 +83,10 @@ export class TunnelMonitor {
       result = await host.run(async () => {
         const state = await telemetry.state(0);
         const handshakes = this.#emitHandshakes(state);
-        // Changes committed but not yet applied are not drift.
-        const drift = state && host.pending === 0 ? this.reconciler.planFrom(state).items : null;
+        // Changes committed but not yet applied are not drift, nor link changes underneath.
+        const settled = state && host.pending === 0 ? state : null;
+        if (settled) this.#links.observe(settled, this.ctx.interfaceRepo.all());
+        const drift = settled ? this.reconciler.planFrom(settled).items : null;
         return { at: isoTime(Date.now()), handshakes, drift, error: null };
       });
     } catch (err) {

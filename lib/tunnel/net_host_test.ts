@@ -285,6 +285,6 @@ Deno.test("start() applies the stored routes and firewall table after the interf
   assertEquals(failed.log.slice(-2), ["setRoutes 0", "setFirewall 1"]);
   assertEquals(failed.result.verified, false);
   const check = failed.diag.checks.find((c) => c.name === "startup_apply");
-  assertEquals(check?.status, "error");
-  assertEquals(check?.detail, "Applying stored routes failed: setRoutes 0 failed");
+  assertEquals(check?.status, "fail");
+  assertEquals(check?.message, "Applying stored routes failed: setRoutes 0 failed");
 });

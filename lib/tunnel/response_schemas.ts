@@ -9,6 +9,7 @@ import type { ClientProfile } from "./client_profiles.ts";
 import type { InterfaceStatus, InterfaceView, PeerMetric } from "./interface_service.ts";
 import type { PeerTelemetry, PeerView, PeerWithTelemetry } from "./peer_service.ts";
 import type { ReconcileItem, ReconcilePlan, ReconcileResult } from "./reconcile.ts";
+import { CheckSchema } from "../system/diagnostics_schema.ts";
 import type { DiagnosticCheck, TunnelDiagnostics } from "./tunnels.ts";
 
 const iso = z.string().describe("ISO 8601 time");
@@ -188,13 +189,9 @@ export const ReconcileResultSchema = z.object({
   detail: z.string(),
 });
 
-const checkStatus = z.enum(["ok", "warning", "error", "off"]);
+const checkStatus = z.enum(["ok", "warn", "fail", "off"]);
 
-export const DiagnosticCheckSchema = z.object({
-  name: z.string(),
-  status: checkStatus,
-  detail: z.string(),
-});
+export const DiagnosticCheckSchema = CheckSchema;
 
 /** The tunnels subsystem of GET /diagnostics/{subsystem}. */
 export const TunnelDiagnosticsSchema = z.object({

@@ -11,7 +11,9 @@ import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
 import type { ServerEndpointSource, TunnelContext } from "./context.ts";
-import { type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
+import type { SubsystemReport } from "../system/diagnostics.ts";
+import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
+import { ensureDefaultInterface } from "./default_interface.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
 import { HostSync } from "./host_sync.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
@@ -40,6 +42,8 @@ export interface TunnelOptions {
   autoReconcile?: boolean;
   /** How old a host read listings may reuse (default 1000 ms). */
   telemetryMaxAgeMs?: number;
+  /** PALISADE_DEFAULT_INTERFACE: create wg0 at start when it is not stored (default false here). */
+  defaultInterface?: boolean;
 }
 
 export type { DiagnosticCheck, TunnelDiagnostics } from "./diagnostics.ts";
@@ -72,6 +76,8 @@ export interface Tunnels {
   stop(): Promise<void>;
   /** Checks for GET /diagnostics/tunnels. */
   diagnostics(): Promise<TunnelDiagnostics>;
+  /** Checks for GET /diagnostics/firewall and /diagnostics/routes. */
+  netDiagnostics(part: "firewall" | "routes"): Promise<SubsystemReport>;
   /** Stored interfaces, peers and enabled peers, for the tunnels probe of GET /system. */
   counts(): TunnelCounts;
 }
@@ -98,10 +104,11 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     autoReconcile: opts.autoReconcile,
   });
   const networks = new NetworkService(ctx);
+  const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
   const peers = new PeerService(ctx, opts.serverEndpoint);
   return {
-    interfaces: new InterfaceService(ctx),
+    interfaces,
     peers,
     upstreams: new UpstreamService(ctx, reconciler, (id) => peers.view(id)),
     networks,
@@ -114,12 +121,9 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     listClientProfiles: clientProfiles,
     resolveClientProfile,
     async start() {
-      try {
-        const made = networks.backfill();
-        if (made) log.info("Networks made for interfaces stored without one", { networks: made });
-      } catch (err) {
-        log.error("Giving interfaces their networks failed", { error: err });
-      }
+      backfillNetworks(networks, log);
+      const port = opts.serverEndpoint().port;
+      if (opts.defaultInterface) await ensureDefaultInterface(interfaces, ctx, port, log);
       try {
         const r = await reconciler.apply("system", { net: false });
         startError = null;
@@ -152,8 +156,19 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     },
     stop: () => monitor.stop(),
     diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
+    netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
   };
+}
+
+/** Gives interfaces stored before networks existed their network; logs, never throws. */
+function backfillNetworks(networks: NetworkService, log: Logger): void {
+  try {
+    const made = networks.backfill();
+    if (made) log.info("Networks made for interfaces stored without one", { networks: made });
+  } catch (err) {
+    log.error("Giving interfaces their networks failed", { error: err });
+  }
 }
 
 /**

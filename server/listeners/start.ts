@@ -7,7 +7,7 @@ import type { ListenAddress } from "../../lib/config/config.ts";
 import type { Services } from "../../lib/services.ts";
 import type { Manifest } from "../http/define.ts";
 import { type AttestThreads, startAttestThreads } from "./attest/threads.ts";
-import { startDnsListener } from "./dns/listener.ts";
+import { type DnsListener, startDnsListener } from "./dns/listener.ts";
 import { DnsNotifier } from "./dns/notify.ts";
 import { closeEventStreams } from "../http/event_socket.ts";
 import { registerIslands } from "../http/render.ts";
@@ -21,6 +21,8 @@ export interface RunningServer {
   routes: { admin: RouteEntry[]; attest: RouteEntry[]; dnsApi: RouteEntry[] };
   /** The threads serving the attestation listener, when it has its own. */
   attestThreads?: AttestThreads;
+  /** The DNS listener (tests stop it to see GET /diagnostics/dns fail). */
+  dns: DnsListener;
   /** Stops accepting, lets in-flight requests finish, closes sockets. */
   shutdown(): Promise<void>;
 }
@@ -77,6 +79,12 @@ export async function startServer(services: Services, manifest: Manifest): Promi
       started.push(threads);
       attestAddr = formatAddr({ hostname: config.attestListen.hostname, port: threads.port });
       attestThreads = threads;
+      const configured = config.attest.workers;
+      services.attestThreads.status = () => ({
+        configured,
+        serving: threads.size,
+        replaced: threads.replaced,
+      });
     } else {
       const attestServer = serve(config.attestListen, attest.fetch);
       started.push(attestServer);
@@ -84,29 +92,19 @@ export async function startServer(services: Services, manifest: Manifest): Promi
     }
     const dnsApiServer = serve(config.dnsApiListen, dnsApi.fetch);
     started.push(dnsApiServer);
-    const dns = startDnsListener(
-      { ...config.dnsListen, tcp: config.dns.tcp, logger: services.log.child({ listener: "dns" }) },
-      services.dnsResponder,
-    );
-    started.push({ shutdown: () => dns.close() });
-    const notifier = new DnsNotifier({
-      targets: config.dns.notify,
-      logger: services.log.child({ component: "notify" }),
-    });
-    notifier.start(services.events);
-    started.push({ shutdown: () => notifier.stop() });
-
+    const { dns, dnsAddr } = startDns(services, started);
     const addresses = {
       admin: formatAddr(adminServer.addr),
       attest: attestAddr,
       dnsApi: formatAddr(dnsApiServer.addr),
-      dns: formatAddr(dns.addr),
+      dns: dnsAddr,
     };
     services.system.listeners = { ...addresses };
     return {
       addresses,
       routes: { admin: admin.routes, attest: attest.routes, dnsApi: dnsApi.routes },
       attestThreads,
+      dns,
       async shutdown() {
         closeEventStreams(adminSlice);
         await Promise.all(started.map((s) => s.shutdown()));
@@ -116,4 +114,32 @@ export async function startServer(services: Services, manifest: Manifest): Promi
     await Promise.all(started.map((s) => s.shutdown().catch(() => {})));
     throw err;
   }
+}
+
+/** The DNS listener and the NOTIFY sender, reporting to `services.dnsRuntime` for diagnostics. */
+function startDns(services: Services, started: { shutdown(): Promise<void> }[]) {
+  const { config } = services;
+  const dns = startDnsListener(
+    { ...config.dnsListen, tcp: config.dns.tcp, logger: services.log.child({ listener: "dns" }) },
+    services.dnsResponder,
+  );
+  started.push({ shutdown: () => dns.close() });
+  const dnsAddr = formatAddr(dns.addr);
+  services.dnsRuntime.listener = () => ({ address: dnsAddr, ...dns.health() });
+  services.dnsRuntime.notifyTargets = config.dns.notify.map(formatAddr);
+  const notifier = new DnsNotifier({
+    targets: config.dns.notify,
+    logger: services.log.child({ component: "notify" }),
+    onResult: ({ target, zone, serial, ok }) =>
+      services.dnsRuntime.recordNotify({
+        target: formatAddr(target),
+        zone,
+        serial,
+        ok,
+        at: new Date().toISOString(),
+      }),
+  });
+  notifier.start(services.events);
+  started.push({ shutdown: () => notifier.stop() });
+  return { dns, dnsAddr };
 }

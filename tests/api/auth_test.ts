@@ -157,6 +157,30 @@ Deno.test("POST /auth/password ends every session of the user, including other d
   await t.login("admin", "a brand new password");
 });
 
+Deno.test("POST /auth/password leaves API tokens and other users' sessions valid", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const token = { authorization: `Bearer ${await t.createToken("ci")}` };
+  await t.addUser("olga", "operator", "olga-password-123");
+  const olga = await t.login("olga", "olga-password-123");
+  const changed = await call(`${t.admin}/api/v1/auth/password`, {
+    method: "POST",
+    headers: { cookie },
+    json: { current_password: ADMIN.password, new_password: "a brand new password" },
+  });
+  assertEquals(changed.status, 200);
+  assertEquals(
+    (await call(`${t.admin}/api/v1/auth/session`, { headers: { cookie } })).status,
+    401,
+  );
+  // Tokens are revoked one by one (DELETE /auth/tokens/{id}), not by a password change.
+  assertEquals((await call(`${t.admin}/api/v1/system`, { headers: token })).status, 200);
+  assertEquals(
+    (await call(`${t.admin}/api/v1/auth/session`, { headers: { cookie: olga } })).status,
+    200,
+  );
+});
+
 Deno.test("a cookie-authenticated change from another origin is refused with 403", async () => {
   await using t = await startTestServer();
   const cookie = await t.login();

@@ -29,7 +29,7 @@ Deno.test("GET /reconcile/plan and POST /reconcile/apply say the host layer is o
   );
 });
 
-Deno.test("GET /diagnostics/all reports database and tunnels; /diagnostics/{subsystem} one of them, 404 for another name", async () => {
+Deno.test("GET /diagnostics/all reports every subsystem; /diagnostics/{subsystem} one of them, 404 for another name", async () => {
   await using t = await startTestServer();
   const api = apiClient(t.admin, { cookie: await t.login() });
   const all = await api.get("/diagnostics/all");
@@ -39,7 +39,14 @@ Deno.test("GET /diagnostics/all reports database and tunnels; /diagnostics/{subs
     all.body.subsystems.map((s: { subsystem: string; status: string }) =>
       `${s.subsystem}:${s.status}`
     ),
-    ["database:ok", "tunnels:off"],
+    [
+      "database:ok",
+      "tunnels:off",
+      "firewall:off",
+      "routes:off",
+      "dns:ok",
+      "attestation:ok",
+    ],
   );
   const tunnels = await api.get("/diagnostics/tunnels");
   assertEquals(tunnels.status, 200);
@@ -48,12 +55,16 @@ Deno.test("GET /diagnostics/all reports database and tunnels; /diagnostics/{subs
   const db = await api.get("/diagnostics/database");
   assertEquals(
     db.body.checks.map((c: { name: string; status: string }) => `${c.name}:${c.status}`),
-    ["query:ok", "journal_mode:ok"],
+    ["query:ok", "journal_mode:ok", "integrity:ok", "wal_size:ok", "schema_version:ok"],
   );
+  for (const c of db.body.checks) {
+    assertEquals([typeof c.message, typeof c.details], ["string", "object"], c.name);
+  }
+  assertEquals(db.body.checks[4].details, { version: 9, expected: 9 });
   const unknown = await api.get("/diagnostics/kitchen");
   assertEquals(unknown.status, 404);
   assertEquals(
     unknown.body.error,
-    'Diagnostics subsystem "kitchen" does not exist; use one of database, tunnels',
+    'Diagnostics subsystem "kitchen" does not exist; use one of database, tunnels, firewall, routes, dns, attestation',
   );
 });

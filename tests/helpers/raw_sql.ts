@@ -46,3 +46,8 @@ export function rawDelete(
   const w = whereOf(where);
   store.run(`DELETE FROM ${table}${w.sql}`, ...w.params);
 }
+
+/** Runs a statement of the test's own (a scratch table to fill a file, for instance). */
+export function rawExec(store: Store, sql: string, ...params: SQLInputValue[]): void {
+  store.run(sql, ...params);
+}

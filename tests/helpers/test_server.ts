@@ -61,6 +61,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     PALISADE_HOST_DRIVER: "none",
     // Verifier threads only where a test asks for them: most tests start many servers.
     PALISADE_ATTEST_WORKERS: "0",
+    // Tests make the interfaces they need; the default wg0 has its own tests.
+    PALISADE_DEFAULT_INTERFACE: "false",
     ...opts.env,
   });
   opts.configure?.(config);

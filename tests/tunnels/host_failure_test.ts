@@ -45,8 +45,8 @@ Deno.test("InterfaceService.create() saves and reports HostError when the port i
   assertStringIncludes(started.detail, "Reconcile could not apply every change");
   const diag = await h.tunnels.diagnostics();
   assertEquals([diag.status, diag.checks.find((c) => c.name === "startup_apply")?.status], [
-    "error",
-    "error",
+    "fail",
+    "fail",
   ]);
   await h.tunnels.stop();
 

@@ -72,7 +72,7 @@ Deno.test("GET /reconcile/plan shows a peer removed with wg set … remove as ex
   assertEquals((await dump()).has(pb.public_key), false);
   assertEquals((await api.get(`/peers/${pb.id}`)).body.telemetry.on_host, false);
   const diag = (await api.get("/diagnostics/tunnels")).body;
-  assertEquals(diag.checks.find((ch: { name: string }) => ch.name === "drift").status, "warning");
+  assertEquals(diag.checks.find((ch: { name: string }) => ch.name === "drift").status, "fail");
 
   await using ws = await collectFrames(t.admin, { cookie });
   const apply = await api.post("/reconcile/apply");

@@ -10,7 +10,8 @@ export const meta = define.meta({
   GET: { summary: "Overview page", access: "viewer" },
 });
 
-type Status = "ok" | "warning" | "error" | "off";
+/** The diagnostics vocabulary (lib/system/diagnostics.ts). */
+type Status = "ok" | "warn" | "fail" | "off";
 
 interface Subsystem {
   name: string;
@@ -44,14 +45,14 @@ export const handler = define.handlers(meta, {
       {
         name: "Store",
         href: "/settings",
-        status: health.database === "ok" ? "ok" : "error",
+        status: health.database === "ok" ? "ok" : "fail",
         detail: health.database === "ok" ? "SQLite answers queries" : "The store does not answer",
       },
       {
         name: "Host layer",
         href: "/tunnels",
         status: diag.status,
-        detail: `${diag.host.driver} driver: ${worstCheck?.detail ?? diag.host.detail}`,
+        detail: `${diag.host.driver} driver: ${worstCheck?.message ?? diag.host.detail}`,
         extra: diag.last_pass ? `Last pass ${formatTime(diag.last_pass.at)}` : undefined,
       },
       {

@@ -31,6 +31,9 @@ const TCP_DEFAULTS: DnsTcpLimits = {
 
 export interface DnsListener {
   addr: { hostname: string; port: number };
+  /** Whether the UDP and TCP loops still run (GET /diagnostics/dns). */
+  health(): { udp: boolean; tcp: boolean };
+  /** Stops both loops; a second call does nothing. */
   close(): Promise<void>;
 }
 
@@ -66,11 +69,16 @@ export function startDnsListener(config: DnsListenerConfig, handler: DnsHandler)
   const state: ListenerState = { closed: false };
   const limits = { ...TCP_DEFAULTS, ...config.tcp };
   const clients = new TcpClients(limits);
-  const udpLoop = serveUdp(udp, handler, log, state);
-  const tcpLoop = serveTcp(tcp, handler, { ...limits, log }, state, clients);
+  const up = { udp: true, tcp: true };
+  const udpLoop = serveUdp(udp, handler, log, state).finally(() => up.udp = false);
+  const tcpLoop = serveTcp(tcp, handler, { ...limits, log }, state, clients).finally(() =>
+    up.tcp = false
+  );
   return {
     addr: { hostname: config.hostname, port },
+    health: () => ({ ...up }),
     async close() {
+      if (state.closed) return;
       state.closed = true;
       udp.close();
       tcp.close();

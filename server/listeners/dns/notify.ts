@@ -16,10 +16,16 @@ export interface NotifierOptions {
   /** Wait for the reply to each send. */
   timeoutMs?: number;
   logger?: Logger;
+  /** Told the outcome of each round to each target (GET /diagnostics/dns keeps the last). */
+  onResult?: (
+    r: { target: NotifyTarget; zone: string; serial: number | null; ok: boolean },
+  ) => void;
 }
 
 export class DnsNotifier {
   #running = new Map<string, boolean>();
+  /** The latest serial announced per zone: a round repeated for a newer change sends the newer. */
+  #serials = new Map<string, number | null>();
   #rounds = new Set<Promise<void>>();
   #unsubscribe?: () => void;
 
@@ -28,7 +34,9 @@ export class DnsNotifier {
   /** Subscribes to ZoneChanged; returns the function that stops it. */
   start(bus: EventBus): () => void {
     this.#unsubscribe = bus.subscribe((e) => {
-      if (e.type === "ZoneChanged" && e.payload.action !== "deleted") this.notify(e.payload.zone);
+      if (e.type === "ZoneChanged" && e.payload.action !== "deleted") {
+        this.notify(e.payload.zone, e.payload.serial);
+      }
     });
     return () => this.stop();
   }
@@ -39,9 +47,10 @@ export class DnsNotifier {
     await Promise.allSettled([...this.#rounds]);
   }
 
-  /** Notifies every target about `zone`. */
-  notify(zone: string): void {
+  /** Notifies every target about `zone` (at `serial`, when known). */
+  notify(zone: string, serial: number | null = null): void {
     if (this.options.targets.length === 0) return;
+    this.#serials.set(zone, serial);
     if (this.#running.has(zone)) {
       this.#running.set(zone, true);
       return;
@@ -50,7 +59,11 @@ export class DnsNotifier {
     const round = (async () => {
       do {
         this.#running.set(zone, false);
-        await Promise.allSettled(this.options.targets.map((t) => this.send(zone, t)));
+        await Promise.allSettled(this.options.targets.map(async (target) => {
+          const sent = this.#serials.get(zone) ?? null;
+          const ok = await this.send(zone, target).catch(() => false);
+          this.options.onResult?.({ target, zone, serial: sent, ok });
+        }));
       } while (this.#running.get(zone));
       this.#running.delete(zone);
     })();

@@ -3,7 +3,7 @@ import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "Checks of one subsystem: database or tunnels (404 names the known ones)",
+    summary: "Checks of one subsystem (docs/tunnels.md, Diagnostics); 404 names the known ones",
     access: "viewer",
     response: SubsystemReportSchema,
   },

@@ -3,7 +3,7 @@ import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "Checks of every subsystem (database, tunnels) and the worst status across them",
+    summary: "Checks of every subsystem and the worst status across them (ok, warn or fail)",
     access: "viewer",
     response: DiagnosticsReportSchema,
   },
