@@ -14,6 +14,7 @@ import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
 import { AuthService } from "./auth/auth.ts";
 import { SqliteBackupRepo } from "./backup/backup_repo.ts";
+import { backupDiagnostics } from "./backup/diagnostics.ts";
 import { BackupService } from "./backup/backups.ts";
 import { JwtService } from "./auth/jwt.ts";
 import { SqliteLoginAttemptRepo } from "./auth/login_attempt_repo.ts";
@@ -45,7 +46,7 @@ import { SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
-import { databaseDiagnostics, Diagnostics } from "./system/diagnostics.ts";
+import { databaseDiagnostics, Diagnostics, type DiagnosticsProbe } from "./system/diagnostics.ts";
 import { SqliteMetaRepo } from "./system/meta_repo.ts";
 import { SystemService } from "./system/system.ts";
 import { SqliteSystemRepo } from "./system/system_repo.ts";
@@ -250,39 +251,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
   const tunnels = tunnelServices(common, system, settings, opts.driver);
-  const schemaVersion = Math.max(...migrations.map((m) => m.version));
-  // Backups register theirs here ("backups") once they exist: a probe per subsystem, in its domain.
-  const diagnostics = new Diagnostics()
-    .register("database", () => databaseDiagnostics(new SqliteSystemRepo(store), schemaVersion))
-    .register("tunnels", () => tunnels.diagnostics())
-    .register("firewall", () => tunnels.netDiagnostics("firewall"))
-    .register("routes", () => tunnels.netDiagnostics("routes"))
-    .register("dns", dnsProbe)
-    .register("attestation", () => attestDiagnostics(attestThreads, attestRates.snapshot()));
-  const cli = new ConsoleService({
+  const backups = backupService(common, { attest, index, jwt, tunnels });
+  const diagnostics = diagnosticsOf(common, {
     tunnels,
-    dns,
-    responder: dnsResponder,
-    diagnostics,
-    system,
-    audit,
-    transactor: store,
-    run: command(config.host.netns),
-    netns: config.host.netns ?? null,
-    nftTable: config.host.nftTable,
+    dnsProbe,
+    attestThreads,
+    attestRates,
+    backups,
   });
-  const backups = backupService({
-    config,
-    store,
-    audit,
-    events,
-    clock,
-    log,
-    attest,
-    index,
-    jwt,
-    tunnels,
-  });
+  const cli = consoleService(common, { tunnels, dns, dnsResponder, diagnostics, system });
 
   const housekeeping = setInterval(() => {
     try {
@@ -330,19 +307,12 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
  * Snapshots of the store in `<data>/backups` and their restore, with what a
  * restore must rebuild: the DNS answer index, the JWT secret, the host state.
  */
-function backupService(d: {
-  config: Config;
-  store: Store;
-  audit: AuditLog;
-  events: EventBus;
-  clock: Clock;
-  log: Logger;
-  attest: AttestService;
-  index: DnsIndex;
-  jwt: { reload(): void };
-  tunnels: Tunnels;
-}): BackupService {
-  const { config, store, audit, events, clock, log, attest, index, jwt, tunnels } = d;
+function backupService(
+  common: Common,
+  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): void }; tunnels: Tunnels },
+): BackupService {
+  const { config, store, audit, events, clock, log } = common;
+  const { attest, index, jwt, tunnels } = d;
   return new BackupService({
     repo: new SqliteBackupRepo(store),
     audit,
@@ -364,5 +334,56 @@ function backupService(d: {
         );
       },
     },
+  });
+}
+
+/** GET /diagnostics: one probe per subsystem, each in its own domain. */
+function diagnosticsOf(
+  common: Common,
+  d: {
+    tunnels: Tunnels;
+    dnsProbe: DiagnosticsProbe;
+    attestThreads: AttestThreadWatch;
+    attestRates: { snapshot(): Parameters<typeof attestDiagnostics>[1] };
+    backups: BackupService;
+  },
+): Diagnostics {
+  const schemaVersion = Math.max(...migrations.map((m) => m.version));
+  return new Diagnostics()
+    .register(
+      "database",
+      () => databaseDiagnostics(new SqliteSystemRepo(common.store), schemaVersion),
+    )
+    .register("tunnels", () => d.tunnels.diagnostics())
+    .register("firewall", () => d.tunnels.netDiagnostics("firewall"))
+    .register("routes", () => d.tunnels.netDiagnostics("routes"))
+    .register("dns", d.dnsProbe)
+    .register("attestation", () => attestDiagnostics(d.attestThreads, d.attestRates.snapshot()))
+    .register("backups", () => backupDiagnostics(() => d.backups.list(), common.clock.now()));
+}
+
+/** POST /cli/execute: the read-only console, its host commands in the driver's namespace. */
+function consoleService(
+  common: Common,
+  d: {
+    tunnels: Tunnels;
+    dns: DnsService;
+    dnsResponder: DnsResponder;
+    diagnostics: Diagnostics;
+    system: SystemService;
+  },
+): ConsoleService {
+  const { config, store, audit } = common;
+  return new ConsoleService({
+    tunnels: d.tunnels,
+    dns: d.dns,
+    responder: d.dnsResponder,
+    diagnostics: d.diagnostics,
+    system: d.system,
+    audit,
+    transactor: store,
+    run: command(config.host.netns),
+    netns: config.host.netns ?? null,
+    nftTable: config.host.nftTable,
   });
 }

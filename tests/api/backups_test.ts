@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
+import { backupDiagnostics } from "../../lib/backup/diagnostics.ts";
 
 const sha256Hex = async (bytes: Uint8Array<ArrayBuffer>) =>
   Array.from(
@@ -108,4 +109,19 @@ Deno.test("PALISADE_BACKUP_KEEP: creating a backup deletes the oldest beyond the
   const listed = (await api.get("/backups")).body.backups.map((m: { id: string }) => m.id);
   assertEquals(listed, [ids[2], ids[1]]);
   assertEquals(await Deno.stat(`${t.dir}/backups/${ids[0]}.db`).catch(() => null), null);
+});
+
+Deno.test("GET /diagnostics/backups: off with no backup, ok after one, warn when the newest is over a week old", async () => {
+  await using t = await startTestServer();
+  const api = apiClient(t.admin, { cookie: await t.login() });
+  const last = async () => (await api.get("/diagnostics/backups")).body.checks[0];
+  assertEquals((await last()).status, "off");
+  assertEquals((await api.post("/backups/create")).status, 201);
+  const made = await last();
+  assertEquals([made.status, made.details.count], ["ok", 1]);
+  const report = await backupDiagnostics(
+    () => t.services.backups.list(),
+    Date.parse(made.details.newest) + 8 * 86_400_000,
+  );
+  assertEquals(report.status, "warn");
 });
