@@ -50,7 +50,15 @@ Deno.test("diagnostics on a real host: all ok, then a deleted nft rule, a delete
     [all.status, all.subsystems.map((s: Report) => `${s.subsystem}:${s.status}`)],
     [
       "ok",
-      ["database:ok", "tunnels:ok", "firewall:ok", "routes:ok", "dns:ok", "attestation:ok"],
+      [
+        "database:ok",
+        "tunnels:ok",
+        "firewall:ok",
+        "routes:ok",
+        "dns:ok",
+        "attestation:ok",
+        "backups:off",
+      ],
     ],
   );
   assertEquals(await get("firewall"), ["ok", "table:ok", "rules:ok"]);
