@@ -15,6 +15,8 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/users", label: "Users", role: "administrator" },
   { path: "/audit", label: "Audit" },
   { path: "/attestation", label: "Attestation" },
+  { path: "/diagnostics", label: "Diagnostics" },
+  { path: "/console", label: "Console", role: "operator" },
   { path: "/settings", label: "Settings" },
 ];
 

@@ -37,6 +37,7 @@ browserTest(NAME, async (browser) => {
     "Zones",
     "Audit",
     "Attestation",
+    "Diagnostics",
     "Settings",
   ]);
 

@@ -82,6 +82,7 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
     "/firewall",
     "/audit",
     "/attestation",
+    "/diagnostics",
     "/settings",
   ];
   for (const path of pages) {
@@ -101,6 +102,7 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
   for (
     const path of [
       "/users",
+      "/console",
       "/peers/new",
       `/peers/${ids.peer}/config`,
       `/tunnels/${ids.iface}/delete`,
