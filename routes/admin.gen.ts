@@ -3,178 +3,188 @@ import type { RouteModule } from "../server/http/define.ts";
 import * as $0 from "./admin/(dashboard)/_layout.tsx";
 import * as $1 from "./admin/(dashboard)/attestation.tsx";
 import * as $2 from "./admin/(dashboard)/audit.tsx";
-import * as $3 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
-import * as $4 from "./admin/(dashboard)/firewall/index.tsx";
-import * as $5 from "./admin/(dashboard)/index.tsx";
-import * as $6 from "./admin/(dashboard)/networks/[id]/delete.tsx";
-import * as $7 from "./admin/(dashboard)/networks/[id]/index.tsx";
-import * as $8 from "./admin/(dashboard)/networks/index.tsx";
-import * as $9 from "./admin/(dashboard)/peers/[id]/config.tsx";
-import * as $10 from "./admin/(dashboard)/peers/[id]/delete.tsx";
-import * as $11 from "./admin/(dashboard)/peers/[id]/index.tsx";
-import * as $12 from "./admin/(dashboard)/peers/[id]/qr.tsx";
-import * as $13 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
-import * as $14 from "./admin/(dashboard)/peers/index.tsx";
-import * as $15 from "./admin/(dashboard)/peers/new.tsx";
-import * as $16 from "./admin/(dashboard)/routes/[id]/delete.tsx";
-import * as $17 from "./admin/(dashboard)/routes/index.tsx";
-import * as $18 from "./admin/(dashboard)/settings.tsx";
-import * as $19 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
-import * as $20 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
-import * as $21 from "./admin/(dashboard)/tunnels/index.tsx";
-import * as $22 from "./admin/(dashboard)/users.tsx";
-import * as $23 from "./admin/(dashboard)/zones/[name]/delete.tsx";
-import * as $24 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
-import * as $25 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
-import * as $26 from "./admin/(dashboard)/zones/[name]/export.tsx";
-import * as $27 from "./admin/(dashboard)/zones/[name]/index.tsx";
-import * as $28 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
-import * as $29 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
-import * as $30 from "./admin/(dashboard)/zones/index.tsx";
-import * as $31 from "./admin/_app.tsx";
-import * as $32 from "./admin/_middleware.ts";
-import * as $33 from "./admin/api/v1/_middleware.ts";
-import * as $34 from "./admin/api/v1/audit.ts";
-import * as $35 from "./admin/api/v1/auth/login.ts";
-import * as $36 from "./admin/api/v1/auth/logout.ts";
-import * as $37 from "./admin/api/v1/auth/password.ts";
-import * as $38 from "./admin/api/v1/auth/session.ts";
-import * as $39 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $40 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $41 from "./admin/api/v1/backups/[id].ts";
-import * as $42 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $43 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $44 from "./admin/api/v1/backups/create.ts";
-import * as $45 from "./admin/api/v1/backups/index.ts";
-import * as $46 from "./admin/api/v1/cli/execute.ts";
-import * as $47 from "./admin/api/v1/client-profiles/index.ts";
-import * as $48 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $49 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $50 from "./admin/api/v1/diagnostics/all.ts";
-import * as $51 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $52 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $53 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $54 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $55 from "./admin/api/v1/interfaces/[id].ts";
-import * as $56 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $57 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $58 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $59 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $60 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $61 from "./admin/api/v1/interfaces/index.ts";
-import * as $62 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $63 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $64 from "./admin/api/v1/networks/[id].ts";
-import * as $65 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $66 from "./admin/api/v1/networks/index.ts";
-import * as $67 from "./admin/api/v1/openapi.json.ts";
-import * as $68 from "./admin/api/v1/peers/[id].ts";
-import * as $69 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $70 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $71 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $72 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $73 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $74 from "./admin/api/v1/peers/index.ts";
-import * as $75 from "./admin/api/v1/reconcile/apply.ts";
-import * as $76 from "./admin/api/v1/reconcile/plan.ts";
-import * as $77 from "./admin/api/v1/routes/[id].ts";
-import * as $78 from "./admin/api/v1/routes/index.ts";
-import * as $79 from "./admin/api/v1/system/health.ts";
-import * as $80 from "./admin/api/v1/system/index.ts";
-import * as $81 from "./admin/api/v1/system/settings.ts";
-import * as $82 from "./admin/api/v1/system/version.ts";
-import * as $83 from "./admin/api/v1/ws.ts";
-import * as $84 from "./admin/login.tsx";
-import * as $85 from "./admin/logout.ts";
-import * as $86 from "./admin/static/[...path].ts";
+import * as $3 from "./admin/(dashboard)/backups/[id]/delete.tsx";
+import * as $4 from "./admin/(dashboard)/backups/[id]/download.tsx";
+import * as $5 from "./admin/(dashboard)/backups/[id]/restore.tsx";
+import * as $6 from "./admin/(dashboard)/backups/index.tsx";
+import * as $7 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
+import * as $8 from "./admin/(dashboard)/firewall/index.tsx";
+import * as $9 from "./admin/(dashboard)/index.tsx";
+import * as $10 from "./admin/(dashboard)/networks/[id]/delete.tsx";
+import * as $11 from "./admin/(dashboard)/networks/[id]/index.tsx";
+import * as $12 from "./admin/(dashboard)/networks/index.tsx";
+import * as $13 from "./admin/(dashboard)/peers/[id]/config.tsx";
+import * as $14 from "./admin/(dashboard)/peers/[id]/delete.tsx";
+import * as $15 from "./admin/(dashboard)/peers/[id]/index.tsx";
+import * as $16 from "./admin/(dashboard)/peers/[id]/qr.tsx";
+import * as $17 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
+import * as $18 from "./admin/(dashboard)/peers/index.tsx";
+import * as $19 from "./admin/(dashboard)/peers/new.tsx";
+import * as $20 from "./admin/(dashboard)/routes/[id]/delete.tsx";
+import * as $21 from "./admin/(dashboard)/routes/index.tsx";
+import * as $22 from "./admin/(dashboard)/settings.tsx";
+import * as $23 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
+import * as $24 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
+import * as $25 from "./admin/(dashboard)/tunnels/import.tsx";
+import * as $26 from "./admin/(dashboard)/tunnels/index.tsx";
+import * as $27 from "./admin/(dashboard)/users.tsx";
+import * as $28 from "./admin/(dashboard)/zones/[name]/delete.tsx";
+import * as $29 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
+import * as $30 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
+import * as $31 from "./admin/(dashboard)/zones/[name]/export.tsx";
+import * as $32 from "./admin/(dashboard)/zones/[name]/index.tsx";
+import * as $33 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
+import * as $34 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
+import * as $35 from "./admin/(dashboard)/zones/index.tsx";
+import * as $36 from "./admin/_app.tsx";
+import * as $37 from "./admin/_middleware.ts";
+import * as $38 from "./admin/api/v1/_middleware.ts";
+import * as $39 from "./admin/api/v1/audit.ts";
+import * as $40 from "./admin/api/v1/auth/login.ts";
+import * as $41 from "./admin/api/v1/auth/logout.ts";
+import * as $42 from "./admin/api/v1/auth/password.ts";
+import * as $43 from "./admin/api/v1/auth/session.ts";
+import * as $44 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $45 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $46 from "./admin/api/v1/backups/[id].ts";
+import * as $47 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $48 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $49 from "./admin/api/v1/backups/create.ts";
+import * as $50 from "./admin/api/v1/backups/index.ts";
+import * as $51 from "./admin/api/v1/cli/execute.ts";
+import * as $52 from "./admin/api/v1/client-profiles/index.ts";
+import * as $53 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $54 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $55 from "./admin/api/v1/diagnostics/all.ts";
+import * as $56 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $57 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $58 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $59 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $60 from "./admin/api/v1/interfaces/[id].ts";
+import * as $61 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $62 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $63 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $64 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $65 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $66 from "./admin/api/v1/interfaces/index.ts";
+import * as $67 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $68 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $69 from "./admin/api/v1/networks/[id].ts";
+import * as $70 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $71 from "./admin/api/v1/networks/index.ts";
+import * as $72 from "./admin/api/v1/openapi.json.ts";
+import * as $73 from "./admin/api/v1/peers/[id].ts";
+import * as $74 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $75 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $76 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $77 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $78 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $79 from "./admin/api/v1/peers/index.ts";
+import * as $80 from "./admin/api/v1/reconcile/apply.ts";
+import * as $81 from "./admin/api/v1/reconcile/plan.ts";
+import * as $82 from "./admin/api/v1/routes/[id].ts";
+import * as $83 from "./admin/api/v1/routes/index.ts";
+import * as $84 from "./admin/api/v1/system/health.ts";
+import * as $85 from "./admin/api/v1/system/index.ts";
+import * as $86 from "./admin/api/v1/system/settings.ts";
+import * as $87 from "./admin/api/v1/system/version.ts";
+import * as $88 from "./admin/api/v1/ws.ts";
+import * as $89 from "./admin/login.tsx";
+import * as $90 from "./admin/logout.ts";
+import * as $91 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
   "(dashboard)/_layout.tsx": $0,
   "(dashboard)/attestation.tsx": $1,
   "(dashboard)/audit.tsx": $2,
-  "(dashboard)/firewall/[id]/delete.tsx": $3,
-  "(dashboard)/firewall/index.tsx": $4,
-  "(dashboard)/index.tsx": $5,
-  "(dashboard)/networks/[id]/delete.tsx": $6,
-  "(dashboard)/networks/[id]/index.tsx": $7,
-  "(dashboard)/networks/index.tsx": $8,
-  "(dashboard)/peers/[id]/config.tsx": $9,
-  "(dashboard)/peers/[id]/delete.tsx": $10,
-  "(dashboard)/peers/[id]/index.tsx": $11,
-  "(dashboard)/peers/[id]/qr.tsx": $12,
-  "(dashboard)/peers/[id]/revoke.tsx": $13,
-  "(dashboard)/peers/index.tsx": $14,
-  "(dashboard)/peers/new.tsx": $15,
-  "(dashboard)/routes/[id]/delete.tsx": $16,
-  "(dashboard)/routes/index.tsx": $17,
-  "(dashboard)/settings.tsx": $18,
-  "(dashboard)/tunnels/[id]/delete.tsx": $19,
-  "(dashboard)/tunnels/[id]/index.tsx": $20,
-  "(dashboard)/tunnels/index.tsx": $21,
-  "(dashboard)/users.tsx": $22,
-  "(dashboard)/zones/[name]/delete.tsx": $23,
-  "(dashboard)/zones/[name]/dnssec/disable.tsx": $24,
-  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $25,
-  "(dashboard)/zones/[name]/export.tsx": $26,
-  "(dashboard)/zones/[name]/index.tsx": $27,
-  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $28,
-  "(dashboard)/zones/[name]/records/[id]/index.tsx": $29,
-  "(dashboard)/zones/index.tsx": $30,
-  "_app.tsx": $31,
-  "_middleware.ts": $32,
-  "api/v1/_middleware.ts": $33,
-  "api/v1/audit.ts": $34,
-  "api/v1/auth/login.ts": $35,
-  "api/v1/auth/logout.ts": $36,
-  "api/v1/auth/password.ts": $37,
-  "api/v1/auth/session.ts": $38,
-  "api/v1/auth/tokens/[id].ts": $39,
-  "api/v1/auth/tokens/index.ts": $40,
-  "api/v1/backups/[id].ts": $41,
-  "api/v1/backups/[id]/download.ts": $42,
-  "api/v1/backups/[id]/restore.ts": $43,
-  "api/v1/backups/create.ts": $44,
-  "api/v1/backups/index.ts": $45,
-  "api/v1/cli/execute.ts": $46,
-  "api/v1/client-profiles/index.ts": $47,
-  "api/v1/client-profiles/resolve.ts": $48,
-  "api/v1/diagnostics/[subsystem].ts": $49,
-  "api/v1/diagnostics/all.ts": $50,
-  "api/v1/firewall/rules/[id].ts": $51,
-  "api/v1/firewall/rules/[id]/disable.ts": $52,
-  "api/v1/firewall/rules/[id]/enable.ts": $53,
-  "api/v1/firewall/rules/index.ts": $54,
-  "api/v1/interfaces/[id].ts": $55,
-  "api/v1/interfaces/[id]/disable.ts": $56,
-  "api/v1/interfaces/[id]/enable.ts": $57,
-  "api/v1/interfaces/[id]/peers.ts": $58,
-  "api/v1/interfaces/[id]/restart.ts": $59,
-  "api/v1/interfaces/[id]/status.ts": $60,
-  "api/v1/interfaces/index.ts": $61,
-  "api/v1/interfaces/upstreams/import.ts": $62,
-  "api/v1/interfaces/upstreams/preview.ts": $63,
-  "api/v1/networks/[id].ts": $64,
-  "api/v1/networks/[id]/available.ts": $65,
-  "api/v1/networks/index.ts": $66,
-  "api/v1/openapi.json.ts": $67,
-  "api/v1/peers/[id].ts": $68,
-  "api/v1/peers/[id]/config.ts": $69,
-  "api/v1/peers/[id]/disable.ts": $70,
-  "api/v1/peers/[id]/enable.ts": $71,
-  "api/v1/peers/[id]/qr.ts": $72,
-  "api/v1/peers/[id]/revoke.ts": $73,
-  "api/v1/peers/index.ts": $74,
-  "api/v1/reconcile/apply.ts": $75,
-  "api/v1/reconcile/plan.ts": $76,
-  "api/v1/routes/[id].ts": $77,
-  "api/v1/routes/index.ts": $78,
-  "api/v1/system/health.ts": $79,
-  "api/v1/system/index.ts": $80,
-  "api/v1/system/settings.ts": $81,
-  "api/v1/system/version.ts": $82,
-  "api/v1/ws.ts": $83,
-  "login.tsx": $84,
-  "logout.ts": $85,
-  "static/[...path].ts": $86,
+  "(dashboard)/backups/[id]/delete.tsx": $3,
+  "(dashboard)/backups/[id]/download.tsx": $4,
+  "(dashboard)/backups/[id]/restore.tsx": $5,
+  "(dashboard)/backups/index.tsx": $6,
+  "(dashboard)/firewall/[id]/delete.tsx": $7,
+  "(dashboard)/firewall/index.tsx": $8,
+  "(dashboard)/index.tsx": $9,
+  "(dashboard)/networks/[id]/delete.tsx": $10,
+  "(dashboard)/networks/[id]/index.tsx": $11,
+  "(dashboard)/networks/index.tsx": $12,
+  "(dashboard)/peers/[id]/config.tsx": $13,
+  "(dashboard)/peers/[id]/delete.tsx": $14,
+  "(dashboard)/peers/[id]/index.tsx": $15,
+  "(dashboard)/peers/[id]/qr.tsx": $16,
+  "(dashboard)/peers/[id]/revoke.tsx": $17,
+  "(dashboard)/peers/index.tsx": $18,
+  "(dashboard)/peers/new.tsx": $19,
+  "(dashboard)/routes/[id]/delete.tsx": $20,
+  "(dashboard)/routes/index.tsx": $21,
+  "(dashboard)/settings.tsx": $22,
+  "(dashboard)/tunnels/[id]/delete.tsx": $23,
+  "(dashboard)/tunnels/[id]/index.tsx": $24,
+  "(dashboard)/tunnels/import.tsx": $25,
+  "(dashboard)/tunnels/index.tsx": $26,
+  "(dashboard)/users.tsx": $27,
+  "(dashboard)/zones/[name]/delete.tsx": $28,
+  "(dashboard)/zones/[name]/dnssec/disable.tsx": $29,
+  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $30,
+  "(dashboard)/zones/[name]/export.tsx": $31,
+  "(dashboard)/zones/[name]/index.tsx": $32,
+  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $33,
+  "(dashboard)/zones/[name]/records/[id]/index.tsx": $34,
+  "(dashboard)/zones/index.tsx": $35,
+  "_app.tsx": $36,
+  "_middleware.ts": $37,
+  "api/v1/_middleware.ts": $38,
+  "api/v1/audit.ts": $39,
+  "api/v1/auth/login.ts": $40,
+  "api/v1/auth/logout.ts": $41,
+  "api/v1/auth/password.ts": $42,
+  "api/v1/auth/session.ts": $43,
+  "api/v1/auth/tokens/[id].ts": $44,
+  "api/v1/auth/tokens/index.ts": $45,
+  "api/v1/backups/[id].ts": $46,
+  "api/v1/backups/[id]/download.ts": $47,
+  "api/v1/backups/[id]/restore.ts": $48,
+  "api/v1/backups/create.ts": $49,
+  "api/v1/backups/index.ts": $50,
+  "api/v1/cli/execute.ts": $51,
+  "api/v1/client-profiles/index.ts": $52,
+  "api/v1/client-profiles/resolve.ts": $53,
+  "api/v1/diagnostics/[subsystem].ts": $54,
+  "api/v1/diagnostics/all.ts": $55,
+  "api/v1/firewall/rules/[id].ts": $56,
+  "api/v1/firewall/rules/[id]/disable.ts": $57,
+  "api/v1/firewall/rules/[id]/enable.ts": $58,
+  "api/v1/firewall/rules/index.ts": $59,
+  "api/v1/interfaces/[id].ts": $60,
+  "api/v1/interfaces/[id]/disable.ts": $61,
+  "api/v1/interfaces/[id]/enable.ts": $62,
+  "api/v1/interfaces/[id]/peers.ts": $63,
+  "api/v1/interfaces/[id]/restart.ts": $64,
+  "api/v1/interfaces/[id]/status.ts": $65,
+  "api/v1/interfaces/index.ts": $66,
+  "api/v1/interfaces/upstreams/import.ts": $67,
+  "api/v1/interfaces/upstreams/preview.ts": $68,
+  "api/v1/networks/[id].ts": $69,
+  "api/v1/networks/[id]/available.ts": $70,
+  "api/v1/networks/index.ts": $71,
+  "api/v1/openapi.json.ts": $72,
+  "api/v1/peers/[id].ts": $73,
+  "api/v1/peers/[id]/config.ts": $74,
+  "api/v1/peers/[id]/disable.ts": $75,
+  "api/v1/peers/[id]/enable.ts": $76,
+  "api/v1/peers/[id]/qr.ts": $77,
+  "api/v1/peers/[id]/revoke.ts": $78,
+  "api/v1/peers/index.ts": $79,
+  "api/v1/reconcile/apply.ts": $80,
+  "api/v1/reconcile/plan.ts": $81,
+  "api/v1/routes/[id].ts": $82,
+  "api/v1/routes/index.ts": $83,
+  "api/v1/system/health.ts": $84,
+  "api/v1/system/index.ts": $85,
+  "api/v1/system/settings.ts": $86,
+  "api/v1/system/version.ts": $87,
+  "api/v1/ws.ts": $88,
+  "login.tsx": $89,
+  "logout.ts": $90,
+  "static/[...path].ts": $91,
 };
