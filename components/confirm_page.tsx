@@ -28,10 +28,12 @@ export interface ConfirmSpec<T> {
   /** Summaries of the question (GET) and the action (POST). */
   summary: { GET: string; POST: string };
   /** The thing asked about; throws NotFoundError when it does not exist. */
-  load(ctx: SignedInContext): T;
+  load(ctx: SignedInContext): T | Promise<T>;
   /** Performs the action; returns the page to go to after it (with its `?done=`). */
   act(ctx: SignedInContext, item: T): string | Promise<string>;
   text(item: T): ConfirmText;
+  /** Who may ask and act; operators when absent. */
+  access?: "operator" | "administrator";
 }
 
 interface Data<T> {
@@ -62,20 +64,21 @@ export function ConfirmPage(
   );
 }
 
-/** The `meta`, `handler` and page of a confirmation route (operators only). */
+/** The `meta`, `handler` and page of a confirmation route (operators, or `spec.access`). */
 export function confirmRoute<T>(spec: ConfirmSpec<T>) {
+  const access = spec.access ?? "operator";
   const meta = define.meta({
-    GET: { summary: spec.summary.GET, access: "operator" },
-    POST: { summary: spec.summary.POST, access: "operator" },
+    GET: { summary: spec.summary.GET, access },
+    POST: { summary: spec.summary.POST, access },
   });
   const handler = define.handlers(meta, {
-    GET(ctx) {
+    async GET(ctx) {
       ctx.state.title = spec.title;
-      return page<Data<T>>({ item: spec.load(ctx) });
+      return page<Data<T>>({ item: await spec.load(ctx) });
     },
     async POST(ctx) {
       ctx.state.title = spec.title;
-      const item = spec.load(ctx);
+      const item = await spec.load(ctx);
       try {
         return ctx.redirect(await spec.act(ctx, item));
       } catch (err) {

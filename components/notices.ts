@@ -16,6 +16,9 @@ export const NOTICES = {
     enabled: "Interface enabled.",
     disabled: "Interface disabled: its link is down, its peers are kept.",
     restarted: "Interface restarted from the stored state.",
+    imported: "Upstream interface imported, applied to the host and reconciled.",
+    imported_unverified:
+      "Upstream interface imported, but the reconciliation after it did not verify: see Diagnostics.",
   },
   peers: { deleted: "Peer deleted." },
   peer: {
@@ -46,6 +49,12 @@ export const NOTICES = {
     deleted: "Firewall rule deleted.",
     enabled: "Firewall rule enabled.",
     disabled: "Firewall rule disabled: it is out of the host's table, its place is kept.",
+  },
+  backups: {
+    created: "Backup created.",
+    deleted: "Backup deleted.",
+    restored:
+      "Backup restored. The state it replaced is kept as a safety backup (kind safety) in this list.",
   },
   users: {
     created: "User created.",

@@ -3,182 +3,192 @@ import type { RouteModule } from "../server/http/define.ts";
 import * as $0 from "./admin/(dashboard)/_layout.tsx";
 import * as $1 from "./admin/(dashboard)/attestation.tsx";
 import * as $2 from "./admin/(dashboard)/audit.tsx";
-import * as $3 from "./admin/(dashboard)/console.tsx";
-import * as $4 from "./admin/(dashboard)/diagnostics.tsx";
-import * as $5 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
-import * as $6 from "./admin/(dashboard)/firewall/index.tsx";
-import * as $7 from "./admin/(dashboard)/index.tsx";
-import * as $8 from "./admin/(dashboard)/networks/[id]/delete.tsx";
-import * as $9 from "./admin/(dashboard)/networks/[id]/index.tsx";
-import * as $10 from "./admin/(dashboard)/networks/index.tsx";
-import * as $11 from "./admin/(dashboard)/peers/[id]/config.tsx";
-import * as $12 from "./admin/(dashboard)/peers/[id]/delete.tsx";
-import * as $13 from "./admin/(dashboard)/peers/[id]/index.tsx";
-import * as $14 from "./admin/(dashboard)/peers/[id]/qr.tsx";
-import * as $15 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
-import * as $16 from "./admin/(dashboard)/peers/index.tsx";
-import * as $17 from "./admin/(dashboard)/peers/new.tsx";
-import * as $18 from "./admin/(dashboard)/routes/[id]/delete.tsx";
-import * as $19 from "./admin/(dashboard)/routes/index.tsx";
-import * as $20 from "./admin/(dashboard)/settings.tsx";
-import * as $21 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
-import * as $22 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
-import * as $23 from "./admin/(dashboard)/tunnels/index.tsx";
-import * as $24 from "./admin/(dashboard)/users.tsx";
-import * as $25 from "./admin/(dashboard)/zones/[name]/delete.tsx";
-import * as $26 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
-import * as $27 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
-import * as $28 from "./admin/(dashboard)/zones/[name]/export.tsx";
-import * as $29 from "./admin/(dashboard)/zones/[name]/index.tsx";
-import * as $30 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
-import * as $31 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
-import * as $32 from "./admin/(dashboard)/zones/index.tsx";
-import * as $33 from "./admin/_app.tsx";
-import * as $34 from "./admin/_middleware.ts";
-import * as $35 from "./admin/api/v1/_middleware.ts";
-import * as $36 from "./admin/api/v1/audit.ts";
-import * as $37 from "./admin/api/v1/auth/login.ts";
-import * as $38 from "./admin/api/v1/auth/logout.ts";
-import * as $39 from "./admin/api/v1/auth/password.ts";
-import * as $40 from "./admin/api/v1/auth/session.ts";
-import * as $41 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $42 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $43 from "./admin/api/v1/backups/[id].ts";
-import * as $44 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $45 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $46 from "./admin/api/v1/backups/create.ts";
-import * as $47 from "./admin/api/v1/backups/index.ts";
-import * as $48 from "./admin/api/v1/cli/execute.ts";
-import * as $49 from "./admin/api/v1/client-profiles/index.ts";
-import * as $50 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $51 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $52 from "./admin/api/v1/diagnostics/all.ts";
-import * as $53 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $54 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $55 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $56 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $57 from "./admin/api/v1/interfaces/[id].ts";
-import * as $58 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $59 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $60 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $61 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $62 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $63 from "./admin/api/v1/interfaces/index.ts";
-import * as $64 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $65 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $66 from "./admin/api/v1/networks/[id].ts";
-import * as $67 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $68 from "./admin/api/v1/networks/index.ts";
-import * as $69 from "./admin/api/v1/openapi.json.ts";
-import * as $70 from "./admin/api/v1/peers/[id].ts";
-import * as $71 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $72 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $73 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $74 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $75 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $76 from "./admin/api/v1/peers/index.ts";
-import * as $77 from "./admin/api/v1/reconcile/apply.ts";
-import * as $78 from "./admin/api/v1/reconcile/plan.ts";
-import * as $79 from "./admin/api/v1/routes/[id].ts";
-import * as $80 from "./admin/api/v1/routes/index.ts";
-import * as $81 from "./admin/api/v1/system/health.ts";
-import * as $82 from "./admin/api/v1/system/index.ts";
-import * as $83 from "./admin/api/v1/system/settings.ts";
-import * as $84 from "./admin/api/v1/system/version.ts";
-import * as $85 from "./admin/api/v1/ws.ts";
-import * as $86 from "./admin/login.tsx";
-import * as $87 from "./admin/logout.ts";
-import * as $88 from "./admin/static/[...path].ts";
+import * as $3 from "./admin/(dashboard)/backups/[id]/delete.tsx";
+import * as $4 from "./admin/(dashboard)/backups/[id]/download.tsx";
+import * as $5 from "./admin/(dashboard)/backups/[id]/restore.tsx";
+import * as $6 from "./admin/(dashboard)/backups/index.tsx";
+import * as $7 from "./admin/(dashboard)/console.tsx";
+import * as $8 from "./admin/(dashboard)/diagnostics.tsx";
+import * as $9 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
+import * as $10 from "./admin/(dashboard)/firewall/index.tsx";
+import * as $11 from "./admin/(dashboard)/index.tsx";
+import * as $12 from "./admin/(dashboard)/networks/[id]/delete.tsx";
+import * as $13 from "./admin/(dashboard)/networks/[id]/index.tsx";
+import * as $14 from "./admin/(dashboard)/networks/index.tsx";
+import * as $15 from "./admin/(dashboard)/peers/[id]/config.tsx";
+import * as $16 from "./admin/(dashboard)/peers/[id]/delete.tsx";
+import * as $17 from "./admin/(dashboard)/peers/[id]/index.tsx";
+import * as $18 from "./admin/(dashboard)/peers/[id]/qr.tsx";
+import * as $19 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
+import * as $20 from "./admin/(dashboard)/peers/index.tsx";
+import * as $21 from "./admin/(dashboard)/peers/new.tsx";
+import * as $22 from "./admin/(dashboard)/routes/[id]/delete.tsx";
+import * as $23 from "./admin/(dashboard)/routes/index.tsx";
+import * as $24 from "./admin/(dashboard)/settings.tsx";
+import * as $25 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
+import * as $26 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
+import * as $27 from "./admin/(dashboard)/tunnels/import.tsx";
+import * as $28 from "./admin/(dashboard)/tunnels/index.tsx";
+import * as $29 from "./admin/(dashboard)/users.tsx";
+import * as $30 from "./admin/(dashboard)/zones/[name]/delete.tsx";
+import * as $31 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
+import * as $32 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
+import * as $33 from "./admin/(dashboard)/zones/[name]/export.tsx";
+import * as $34 from "./admin/(dashboard)/zones/[name]/index.tsx";
+import * as $35 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
+import * as $36 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
+import * as $37 from "./admin/(dashboard)/zones/index.tsx";
+import * as $38 from "./admin/_app.tsx";
+import * as $39 from "./admin/_middleware.ts";
+import * as $40 from "./admin/api/v1/_middleware.ts";
+import * as $41 from "./admin/api/v1/audit.ts";
+import * as $42 from "./admin/api/v1/auth/login.ts";
+import * as $43 from "./admin/api/v1/auth/logout.ts";
+import * as $44 from "./admin/api/v1/auth/password.ts";
+import * as $45 from "./admin/api/v1/auth/session.ts";
+import * as $46 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $47 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $48 from "./admin/api/v1/backups/[id].ts";
+import * as $49 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $50 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $51 from "./admin/api/v1/backups/create.ts";
+import * as $52 from "./admin/api/v1/backups/index.ts";
+import * as $53 from "./admin/api/v1/cli/execute.ts";
+import * as $54 from "./admin/api/v1/client-profiles/index.ts";
+import * as $55 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $56 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $57 from "./admin/api/v1/diagnostics/all.ts";
+import * as $58 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $59 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $60 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $61 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $62 from "./admin/api/v1/interfaces/[id].ts";
+import * as $63 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $64 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $65 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $66 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $67 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $68 from "./admin/api/v1/interfaces/index.ts";
+import * as $69 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $70 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $71 from "./admin/api/v1/networks/[id].ts";
+import * as $72 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $73 from "./admin/api/v1/networks/index.ts";
+import * as $74 from "./admin/api/v1/openapi.json.ts";
+import * as $75 from "./admin/api/v1/peers/[id].ts";
+import * as $76 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $77 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $78 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $79 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $80 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $81 from "./admin/api/v1/peers/index.ts";
+import * as $82 from "./admin/api/v1/reconcile/apply.ts";
+import * as $83 from "./admin/api/v1/reconcile/plan.ts";
+import * as $84 from "./admin/api/v1/routes/[id].ts";
+import * as $85 from "./admin/api/v1/routes/index.ts";
+import * as $86 from "./admin/api/v1/system/health.ts";
+import * as $87 from "./admin/api/v1/system/index.ts";
+import * as $88 from "./admin/api/v1/system/settings.ts";
+import * as $89 from "./admin/api/v1/system/version.ts";
+import * as $90 from "./admin/api/v1/ws.ts";
+import * as $91 from "./admin/login.tsx";
+import * as $92 from "./admin/logout.ts";
+import * as $93 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
   "(dashboard)/_layout.tsx": $0,
   "(dashboard)/attestation.tsx": $1,
   "(dashboard)/audit.tsx": $2,
-  "(dashboard)/console.tsx": $3,
-  "(dashboard)/diagnostics.tsx": $4,
-  "(dashboard)/firewall/[id]/delete.tsx": $5,
-  "(dashboard)/firewall/index.tsx": $6,
-  "(dashboard)/index.tsx": $7,
-  "(dashboard)/networks/[id]/delete.tsx": $8,
-  "(dashboard)/networks/[id]/index.tsx": $9,
-  "(dashboard)/networks/index.tsx": $10,
-  "(dashboard)/peers/[id]/config.tsx": $11,
-  "(dashboard)/peers/[id]/delete.tsx": $12,
-  "(dashboard)/peers/[id]/index.tsx": $13,
-  "(dashboard)/peers/[id]/qr.tsx": $14,
-  "(dashboard)/peers/[id]/revoke.tsx": $15,
-  "(dashboard)/peers/index.tsx": $16,
-  "(dashboard)/peers/new.tsx": $17,
-  "(dashboard)/routes/[id]/delete.tsx": $18,
-  "(dashboard)/routes/index.tsx": $19,
-  "(dashboard)/settings.tsx": $20,
-  "(dashboard)/tunnels/[id]/delete.tsx": $21,
-  "(dashboard)/tunnels/[id]/index.tsx": $22,
-  "(dashboard)/tunnels/index.tsx": $23,
-  "(dashboard)/users.tsx": $24,
-  "(dashboard)/zones/[name]/delete.tsx": $25,
-  "(dashboard)/zones/[name]/dnssec/disable.tsx": $26,
-  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $27,
-  "(dashboard)/zones/[name]/export.tsx": $28,
-  "(dashboard)/zones/[name]/index.tsx": $29,
-  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $30,
-  "(dashboard)/zones/[name]/records/[id]/index.tsx": $31,
-  "(dashboard)/zones/index.tsx": $32,
-  "_app.tsx": $33,
-  "_middleware.ts": $34,
-  "api/v1/_middleware.ts": $35,
-  "api/v1/audit.ts": $36,
-  "api/v1/auth/login.ts": $37,
-  "api/v1/auth/logout.ts": $38,
-  "api/v1/auth/password.ts": $39,
-  "api/v1/auth/session.ts": $40,
-  "api/v1/auth/tokens/[id].ts": $41,
-  "api/v1/auth/tokens/index.ts": $42,
-  "api/v1/backups/[id].ts": $43,
-  "api/v1/backups/[id]/download.ts": $44,
-  "api/v1/backups/[id]/restore.ts": $45,
-  "api/v1/backups/create.ts": $46,
-  "api/v1/backups/index.ts": $47,
-  "api/v1/cli/execute.ts": $48,
-  "api/v1/client-profiles/index.ts": $49,
-  "api/v1/client-profiles/resolve.ts": $50,
-  "api/v1/diagnostics/[subsystem].ts": $51,
-  "api/v1/diagnostics/all.ts": $52,
-  "api/v1/firewall/rules/[id].ts": $53,
-  "api/v1/firewall/rules/[id]/disable.ts": $54,
-  "api/v1/firewall/rules/[id]/enable.ts": $55,
-  "api/v1/firewall/rules/index.ts": $56,
-  "api/v1/interfaces/[id].ts": $57,
-  "api/v1/interfaces/[id]/disable.ts": $58,
-  "api/v1/interfaces/[id]/enable.ts": $59,
-  "api/v1/interfaces/[id]/peers.ts": $60,
-  "api/v1/interfaces/[id]/restart.ts": $61,
-  "api/v1/interfaces/[id]/status.ts": $62,
-  "api/v1/interfaces/index.ts": $63,
-  "api/v1/interfaces/upstreams/import.ts": $64,
-  "api/v1/interfaces/upstreams/preview.ts": $65,
-  "api/v1/networks/[id].ts": $66,
-  "api/v1/networks/[id]/available.ts": $67,
-  "api/v1/networks/index.ts": $68,
-  "api/v1/openapi.json.ts": $69,
-  "api/v1/peers/[id].ts": $70,
-  "api/v1/peers/[id]/config.ts": $71,
-  "api/v1/peers/[id]/disable.ts": $72,
-  "api/v1/peers/[id]/enable.ts": $73,
-  "api/v1/peers/[id]/qr.ts": $74,
-  "api/v1/peers/[id]/revoke.ts": $75,
-  "api/v1/peers/index.ts": $76,
-  "api/v1/reconcile/apply.ts": $77,
-  "api/v1/reconcile/plan.ts": $78,
-  "api/v1/routes/[id].ts": $79,
-  "api/v1/routes/index.ts": $80,
-  "api/v1/system/health.ts": $81,
-  "api/v1/system/index.ts": $82,
-  "api/v1/system/settings.ts": $83,
-  "api/v1/system/version.ts": $84,
-  "api/v1/ws.ts": $85,
-  "login.tsx": $86,
-  "logout.ts": $87,
-  "static/[...path].ts": $88,
+  "(dashboard)/backups/[id]/delete.tsx": $3,
+  "(dashboard)/backups/[id]/download.tsx": $4,
+  "(dashboard)/backups/[id]/restore.tsx": $5,
+  "(dashboard)/backups/index.tsx": $6,
+  "(dashboard)/console.tsx": $7,
+  "(dashboard)/diagnostics.tsx": $8,
+  "(dashboard)/firewall/[id]/delete.tsx": $9,
+  "(dashboard)/firewall/index.tsx": $10,
+  "(dashboard)/index.tsx": $11,
+  "(dashboard)/networks/[id]/delete.tsx": $12,
+  "(dashboard)/networks/[id]/index.tsx": $13,
+  "(dashboard)/networks/index.tsx": $14,
+  "(dashboard)/peers/[id]/config.tsx": $15,
+  "(dashboard)/peers/[id]/delete.tsx": $16,
+  "(dashboard)/peers/[id]/index.tsx": $17,
+  "(dashboard)/peers/[id]/qr.tsx": $18,
+  "(dashboard)/peers/[id]/revoke.tsx": $19,
+  "(dashboard)/peers/index.tsx": $20,
+  "(dashboard)/peers/new.tsx": $21,
+  "(dashboard)/routes/[id]/delete.tsx": $22,
+  "(dashboard)/routes/index.tsx": $23,
+  "(dashboard)/settings.tsx": $24,
+  "(dashboard)/tunnels/[id]/delete.tsx": $25,
+  "(dashboard)/tunnels/[id]/index.tsx": $26,
+  "(dashboard)/tunnels/import.tsx": $27,
+  "(dashboard)/tunnels/index.tsx": $28,
+  "(dashboard)/users.tsx": $29,
+  "(dashboard)/zones/[name]/delete.tsx": $30,
+  "(dashboard)/zones/[name]/dnssec/disable.tsx": $31,
+  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $32,
+  "(dashboard)/zones/[name]/export.tsx": $33,
+  "(dashboard)/zones/[name]/index.tsx": $34,
+  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $35,
+  "(dashboard)/zones/[name]/records/[id]/index.tsx": $36,
+  "(dashboard)/zones/index.tsx": $37,
+  "_app.tsx": $38,
+  "_middleware.ts": $39,
+  "api/v1/_middleware.ts": $40,
+  "api/v1/audit.ts": $41,
+  "api/v1/auth/login.ts": $42,
+  "api/v1/auth/logout.ts": $43,
+  "api/v1/auth/password.ts": $44,
+  "api/v1/auth/session.ts": $45,
+  "api/v1/auth/tokens/[id].ts": $46,
+  "api/v1/auth/tokens/index.ts": $47,
+  "api/v1/backups/[id].ts": $48,
+  "api/v1/backups/[id]/download.ts": $49,
+  "api/v1/backups/[id]/restore.ts": $50,
+  "api/v1/backups/create.ts": $51,
+  "api/v1/backups/index.ts": $52,
+  "api/v1/cli/execute.ts": $53,
+  "api/v1/client-profiles/index.ts": $54,
+  "api/v1/client-profiles/resolve.ts": $55,
+  "api/v1/diagnostics/[subsystem].ts": $56,
+  "api/v1/diagnostics/all.ts": $57,
+  "api/v1/firewall/rules/[id].ts": $58,
+  "api/v1/firewall/rules/[id]/disable.ts": $59,
+  "api/v1/firewall/rules/[id]/enable.ts": $60,
+  "api/v1/firewall/rules/index.ts": $61,
+  "api/v1/interfaces/[id].ts": $62,
+  "api/v1/interfaces/[id]/disable.ts": $63,
+  "api/v1/interfaces/[id]/enable.ts": $64,
+  "api/v1/interfaces/[id]/peers.ts": $65,
+  "api/v1/interfaces/[id]/restart.ts": $66,
+  "api/v1/interfaces/[id]/status.ts": $67,
+  "api/v1/interfaces/index.ts": $68,
+  "api/v1/interfaces/upstreams/import.ts": $69,
+  "api/v1/interfaces/upstreams/preview.ts": $70,
+  "api/v1/networks/[id].ts": $71,
+  "api/v1/networks/[id]/available.ts": $72,
+  "api/v1/networks/index.ts": $73,
+  "api/v1/openapi.json.ts": $74,
+  "api/v1/peers/[id].ts": $75,
+  "api/v1/peers/[id]/config.ts": $76,
+  "api/v1/peers/[id]/disable.ts": $77,
+  "api/v1/peers/[id]/enable.ts": $78,
+  "api/v1/peers/[id]/qr.ts": $79,
+  "api/v1/peers/[id]/revoke.ts": $80,
+  "api/v1/peers/index.ts": $81,
+  "api/v1/reconcile/apply.ts": $82,
+  "api/v1/reconcile/plan.ts": $83,
+  "api/v1/routes/[id].ts": $84,
+  "api/v1/routes/index.ts": $85,
+  "api/v1/system/health.ts": $86,
+  "api/v1/system/index.ts": $87,
+  "api/v1/system/settings.ts": $88,
+  "api/v1/system/version.ts": $89,
+  "api/v1/ws.ts": $90,
+  "login.tsx": $91,
+  "logout.ts": $92,
+  "static/[...path].ts": $93,
 };

@@ -69,7 +69,11 @@ export const handler = define.handlers(meta, {
 
 export default function Tunnels({ data }: PageProps<Data>) {
   return (
-    <Page title="Tunnels" notice={data.notice}>
+    <Page
+      title="Tunnels"
+      notice={data.notice}
+      actions={data.canEdit && <a href="/tunnels/import" class="button-link">Import upstream…</a>}
+    >
       <InterfacesTable interfaces={data.interfaces} canEdit={data.canEdit} />
       {data.canEdit && <NewInterfaceForm form={data.form} />}
     </Page>
