@@ -32,8 +32,8 @@ export interface ConfirmSpec<T> {
   /** Performs the action; returns the page to go to after it (with its `?done=`). */
   act(ctx: SignedInContext, item: T): string | Promise<string>;
   text(item: T): ConfirmText;
-  /** Who may ask and act; operators when absent. */
-  access?: "operator" | "administrator";
+  /** Who may ask and act; operators when absent (viewers for what is their own). */
+  access?: "viewer" | "operator" | "administrator";
 }
 
 interface Data<T> {

@@ -19,6 +19,8 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/diagnostics", label: "Diagnostics" },
   { path: "/console", label: "Console", role: "operator" },
   { path: "/settings", label: "Settings" },
+  { path: "/tokens", label: "API tokens" },
+  { path: "/account/password", label: "Password" },
 ];
 
 /** True when `current` belongs to the section at `path`. */

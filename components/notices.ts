@@ -60,6 +60,8 @@ export const NOTICES = {
     created: "User created.",
     role: "Role changed. It applies to the user's sessions and API tokens at once.",
   },
+  tokens: { revoked: "API token revoked." },
+  login: { password: "Password changed and every session ended: sign in with the new password." },
 } as const;
 
 /** The `done` query of a page whose notices are `messages`: only their keys are accepted. */

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
+import { Notice } from "@/components/notice.tsx";
 import { DomainError } from "@/lib/errors.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
@@ -11,7 +13,11 @@ import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
 const Next = z.string().regex(/^\/(?![\/\\])[^\\\x00-\x1f\x7f]*$/).max(2000).catch("/");
 
 export const meta = define.meta({
-  GET: { summary: "Sign-in page", access: "public", query: z.object({ next: Next.optional() }) },
+  GET: {
+    summary: "Sign-in page",
+    access: "public",
+    query: z.object({ next: Next.optional(), done: doneQuery(NOTICES.login) }),
+  },
   POST: {
     summary: "Sign in from the form",
     access: "public",
@@ -28,6 +34,7 @@ interface Data {
   next: string;
   username: string;
   error?: string;
+  notice?: string | null;
 }
 
 export const handler = define.handlers(meta, {
@@ -35,7 +42,7 @@ export const handler = define.handlers(meta, {
     ctx.state.title = "Sign in";
     const next = ctx.query.next ?? "/";
     if (ctx.auth) return ctx.redirect(next);
-    return page<Data>({ next, username: "" });
+    return page<Data>({ next, username: "", notice: noticeFor(NOTICES.login, ctx.query.done) });
   },
   async POST(ctx) {
     ctx.state.title = "Sign in";
@@ -61,6 +68,7 @@ export default function Login({ data }: PageProps<Data>) {
   return (
     <main id="main" class="login">
       <h1>Palisade</h1>
+      <Notice message={data.notice} />
       <form method="post" action="/login" class="card stack" novalidate>
         <input type="hidden" name="next" value={data.next} />
         <label>

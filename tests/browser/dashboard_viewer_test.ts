@@ -39,6 +39,8 @@ browserTest(NAME, async (browser) => {
     "Attestation",
     "Diagnostics",
     "Settings",
+    "API tokens",
+    "Password",
   ]);
 
   const pages = [
