@@ -85,7 +85,7 @@ Deno.test("password page: errors by field, and a change ends every session and s
   const path = "/account/password";
   const next = "a-brand-new-password-42";
 
-  let page = await getPage(t, path, first);
+  const page = await getPage(t, path, first);
   assertEquals(page.status, 200);
   assertStringIncludes(page.html, "ends every session");
 
