@@ -267,9 +267,15 @@ Deno.test("commit_gene_preview() commits once; discard_gene_preview() drops the 
   const core = await loadTestCore();
   core.init_gene_state(512);
   const initial = core.current_gene_commitment(SID, 1);
-  const order = toBase64(randomOrder());
-
-  const preview = core.preview_gene_commitment(order, SID, 1, 0);
+  // A random order can leave the gene as it was (its operations may cancel or be no-ops): take
+  // one that changes it, so that dropping and committing the preview can be told apart.
+  let order = "";
+  let preview = initial;
+  for (let i = 0; i < 50 && preview === initial; i++) {
+    order = toBase64(randomOrder());
+    preview = core.preview_gene_commitment(order, SID, 1, 0);
+    if (preview === initial) core.discard_gene_preview();
+  }
   assertEquals(preview.length, 64);
   assertNotEquals(preview, initial);
   core.discard_gene_preview();
