@@ -5,82 +5,19 @@
  * when they are applied, and that RouteChanged and FirewallChanged go out
  * only after the host applied the change.
  */
+import { RecordingDriver } from "../../tests/helpers/recording_driver.ts";
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import { EventBus } from "../events/bus.ts";
 import { HostError } from "../errors.ts";
-import type {
-  DesiredInterface,
-  DesiredPeer,
-  HostDriver,
-  HostInfo,
-  LiveState,
-  SyncResult,
-} from "../host/driver.ts";
-import type { DesiredFirewallRule, DesiredRoute, LiveFirewall } from "../host/net_state.ts";
+import type { DesiredFirewallRule } from "../host/net_state.ts";
 import { silentLogger } from "../log/log.ts";
 import { createTunnels } from "./tunnels.ts";
-
-/** An active driver that changes nothing, records its calls and fails the methods in `failing`. */
-class RecordingDriver implements HostDriver {
-  readonly name = "linux" as const;
-  readonly active = true;
-  readonly failing = new Set<string>();
-  readonly routes: DesiredRoute[][] = [];
-  readonly firewall: DesiredFirewallRule[][] = [];
-  constructor(readonly log: string[]) {}
-  info(): Promise<HostInfo> {
-    return Promise.resolve({
-      driver: "linux",
-      active: true,
-      netns: null,
-      wireguard: null,
-      tools: {},
-      detail: "recording",
-    });
-  }
-  read(): Promise<LiveState> {
-    return Promise.resolve({ readAt: Date.now(), interfaces: new Map() });
-  }
-  async sync(desired: DesiredInterface): Promise<SyncResult> {
-    await this.#step("sync", `sync ${desired.name} ${desired.up ? "up" : "down"}`);
-    return { created: true, interfaceFields: [], peersSet: 0, peersRemoved: 0 };
-  }
-  setPeers(ifName: string, upsert: DesiredPeer[], remove: string[]): Promise<void> {
-    return this.#step("setPeers", `setPeers ${ifName} +${upsert.length} -${remove.length}`);
-  }
-  setLink(): Promise<void> {
-    return Promise.resolve();
-  }
-  remove(ifName: string): Promise<void> {
-    return this.#step("remove", `remove ${ifName}`);
-  }
-  readRoutes(): Promise<DesiredRoute[]> {
-    return Promise.resolve([]);
-  }
-  setRoutes(desired: DesiredRoute[]): Promise<void> {
-    this.routes.push(structuredClone(desired));
-    return this.#step("setRoutes", `setRoutes ${desired.length}`);
-  }
-  readFirewall(): Promise<LiveFirewall> {
-    return Promise.resolve({ present: false, chains: [], rules: [] });
-  }
-  setFirewall(rules: DesiredFirewallRule[]): Promise<void> {
-    this.firewall.push(structuredClone(rules));
-    return this.#step("setFirewall", `setFirewall ${rules.length}`);
-  }
-  async #step(method: string, what: string): Promise<void> {
-    // A turn of the event loop, as a real command takes.
-    await new Promise((r) => setTimeout(r, 1));
-    this.log.push(what);
-    if (this.failing.has(method)) throw new HostError(`${what} failed`);
-  }
-}
 
 /** Two interfaces (wg1 10.8.0.1/24, wg2 10.9.0.1/24); events and host calls in one log. */
 async function setup() {
   const log: string[] = [];
-  const driver = new RecordingDriver(log);
+  const driver = new RecordingDriver(log, (d) => `${d.name} ${d.up ? "up" : "down"}`);
   const h = await tunnelHarness(driver, { pollMs: 3_600_000 });
   const wg1 = await h.tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "a");
   const wg2 = await h.tunnels.interfaces.create({ name: "wg2", address_v4: "10.9.0.1/24" }, "a");
@@ -260,7 +197,7 @@ Deno.test("start() applies the stored routes and firewall table after the interf
   await h.tunnels.interfaces.disable(wg1.id, "a");
   const startWith = async (failing: string[]) => {
     const log: string[] = [];
-    const driver = new RecordingDriver(log);
+    const driver = new RecordingDriver(log, (d) => `${d.name} ${d.up ? "up" : "down"}`);
     for (const m of failing) driver.failing.add(m);
     const again = createTunnels({
       store: h.store,

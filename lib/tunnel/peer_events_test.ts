@@ -1,73 +1,8 @@
+import { RecordingDriver } from "../../tests/helpers/recording_driver.ts";
 import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import type { BusEvent } from "../events/bus.ts";
 import { HostError } from "../errors.ts";
-import type {
-  DesiredInterface,
-  DesiredPeer,
-  HostDriver,
-  HostInfo,
-  LiveState,
-  SyncResult,
-} from "../host/driver.ts";
-import type {
-  DesiredFirewallRule,
-  DesiredRoute,
-  LiveFirewall,
-  LiveRoute,
-} from "../host/net_state.ts";
-
-/** An active driver that changes nothing and writes what it is asked to do into `log`. */
-class RecordingDriver implements HostDriver {
-  readonly name = "linux" as const;
-  readonly active = true;
-  fail = false;
-  constructor(readonly log: string[]) {}
-  info(): Promise<HostInfo> {
-    return Promise.resolve({
-      driver: "linux",
-      active: true,
-      netns: null,
-      wireguard: null,
-      tools: {},
-      detail: "recording",
-    });
-  }
-  read(): Promise<LiveState> {
-    return Promise.resolve({ readAt: Date.now(), interfaces: new Map() });
-  }
-  async sync(desired: DesiredInterface): Promise<SyncResult> {
-    await this.#step(`sync ${desired.name} ${desired.peers.length}`);
-    return { created: true, interfaceFields: [], peersSet: desired.peers.length, peersRemoved: 0 };
-  }
-  setPeers(ifName: string, upsert: DesiredPeer[], remove: string[]): Promise<void> {
-    return this.#step(`setPeers ${ifName} +${upsert.length} -${remove.length}`);
-  }
-  setLink(): Promise<void> {
-    return Promise.resolve();
-  }
-  remove(ifName: string): Promise<void> {
-    return this.#step(`remove ${ifName}`);
-  }
-  readRoutes(): Promise<LiveRoute[]> {
-    return Promise.resolve([]);
-  }
-  setRoutes(desired: DesiredRoute[]): Promise<void> {
-    return this.#step(`setRoutes ${desired.length}`);
-  }
-  readFirewall(): Promise<LiveFirewall> {
-    return Promise.resolve({ present: false, chains: [], rules: [] });
-  }
-  setFirewall(rules: DesiredFirewallRule[]): Promise<void> {
-    return this.#step(`setFirewall ${rules.length}`);
-  }
-  async #step(what: string): Promise<void> {
-    // A turn of the event loop, as a real command takes.
-    await new Promise((r) => setTimeout(r, 1));
-    this.log.push(what);
-    if (this.fail) throw new HostError(`${what} failed`);
-  }
-}
 
 /** A harness whose events and host commands land in one log, in the order they happened. */
 async function setup() {

@@ -5,7 +5,7 @@
  * control socket live in a temp dir; the process is a child of the test and
  * is killed on dispose.
  */
-import { freeDualPort } from "../helpers/ports.ts";
+import { acceptsTcp, freeDualPort } from "../helpers/ports.ts";
 import { which } from "../helpers/system.ts";
 
 export interface KnotZone {
@@ -74,17 +74,7 @@ export async function startKnot(
     for await (const chunk of child.stderr) logText += decoder.decode(chunk, { stream: true });
   })();
   // Ready when the TCP port accepts (bounded: 10 s).
-  const deadline = Date.now() + 10_000;
-  let ready = false;
-  while (Date.now() < deadline && !ready) {
-    try {
-      const c = await Deno.connect({ hostname: "127.0.0.1", port });
-      c.close();
-      ready = true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const ready = await acceptsTcp(port);
   const dispose = async () => {
     try {
       child.kill("SIGTERM");

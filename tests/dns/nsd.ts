@@ -4,7 +4,7 @@
  * zone files and state live in a temp dir; the process is a child of the
  * test and is killed on dispose.
  */
-import { freeDualPort } from "../helpers/ports.ts";
+import { acceptsTcp, freeDualPort } from "../helpers/ports.ts";
 import { which } from "../helpers/system.ts";
 
 export interface NsdZone {
@@ -77,17 +77,7 @@ export async function startNsd(
     }
   };
   // Ready when the TCP port accepts (bounded: 10 s).
-  const deadline = Date.now() + 10_000;
-  let ready = false;
-  while (Date.now() < deadline && !ready) {
-    try {
-      const c = await Deno.connect({ hostname: "127.0.0.1", port });
-      c.close();
-      ready = true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const ready = await acceptsTcp(port);
   const dispose = async () => {
     try {
       child.kill("SIGTERM");
