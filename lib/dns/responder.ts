@@ -44,7 +44,6 @@ export interface ResponderOptions {
  */
 const CACHE_MAX_AGE_MS = 3_600_000;
 
-const T_DS = 43;
 const C_IN = 1;
 const C_ANY = 255;
 /** The header's OPCODE values we tell apart (RFC 1035 §4.1.1, RFC 1996, RFC 2136). */
@@ -159,17 +158,6 @@ export class DnsResponder {
     return q.edns ? { do: q.edns.do, payload: this.#udpPayload } : null;
   }
 
-  /**
-   * The zone that answers a DS query: at the apex of a zone whose parent is
-   * served here too, the parent, which holds the DS (RFC 4035 §3.1.4.1).
-   */
-  private zoneForDs(name: string) {
-    const zone = this.index.findZone(name);
-    if (!zone || zone.name !== name || name === "") return zone;
-    const dot = name.indexOf(".");
-    return this.index.findZone(dot < 0 ? "" : name.slice(dot + 1)) ?? zone;
-  }
-
   private answer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Uint8Array[] {
     const edns = this.ednsReply(q);
     const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
@@ -196,7 +184,7 @@ export class DnsResponder {
     }
     // Other meta QTYPEs (OPT, TSIG, TKEY, MAILA, MAILB, 128-254) are looked up like any type:
     // no record has them, so the answer is NODATA or a referral, as from NSD and Knot.
-    const zone = q.qtype === T_DS ? this.zoneForDs(q.name) : this.index.findZone(q.name);
+    const zone = this.index.findZoneFor(q.name, q.qtype);
     if (!zone) return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_AUTHORITATIVE, limit)];
     const res = resolve(this.index, zone, q.name, q.qtype, q.qclass === C_ANY);
     // RFC 4035 §3.1: signatures and proofs only for a query with the DO bit.

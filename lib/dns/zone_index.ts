@@ -255,6 +255,17 @@ export class DnsIndex {
     return this.#zones.get(name);
   }
 
+  /**
+   * The zone that answers `qtype` at `qname`: the closest enclosing one,
+   * except DS at the apex of a zone whose parent is served here too, which
+   * the parent holds and signs (RFC 4035 §2.4, §3.1.4.1).
+   */
+  findZoneFor(qname: string, qtype: number): ZoneData | undefined {
+    const zone = this.findZone(qname);
+    if (qtype !== T_DS || !zone || zone.name !== qname || qname === "") return zone;
+    return this.findZone(parentName(qname)) ?? zone;
+  }
+
   /** The closest enclosing zone of lowercase `qname`, if any. */
   findZone(qname: string): ZoneData | undefined {
     let n = qname;

@@ -11,7 +11,6 @@
  * glue), except the DS at the cut. A CNAME synthesized from a DNAME is not
  * signed (RFC 6672 §5.3.1). A zone without active keys is answered unsigned.
  */
-import { parentName } from "../names.ts";
 import type { Proof, Resolution, RRsetAt } from "../resolve.ts";
 import { findCut, type RRset, type ZoneData } from "../zone_index.ts";
 import {
@@ -31,15 +30,13 @@ const DENIAL = { apexTypes: [] };
 
 /** Finds the zone served here that holds a name. */
 export interface ZoneLookup {
-  findZone(name: string): ZoneData | undefined;
+  /** The zone that answers (and signs) `type` at `name` (DnsIndex.findZoneFor). */
+  findZoneFor(name: string, type: number): ZoneData | undefined;
 }
 
 /** The zone whose keys sign `set` at `owner`, or undefined when no signature belongs there. */
 function signingZone(zones: ZoneLookup, owner: string, type: number): ZoneData | undefined {
-  let z = zones.findZone(owner);
-  if (z && type === T_DS && z.name === owner && owner !== "") {
-    z = zones.findZone(parentName(owner)) ?? z;
-  }
+  const z = zones.findZoneFor(owner, type);
   if (!z || z.signingKeys.length === 0) return undefined;
   // At or below a cut only the DS at the cut is the zone's to sign.
   const cut = findCut(z, owner, type);
