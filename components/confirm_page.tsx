@@ -15,6 +15,8 @@ import { pageRefusal } from "./refusal.ts";
 export interface ConfirmText {
   question: ComponentChildren;
   consequence?: ComponentChildren;
+  /** Block content (a list, a table) after the consequence, which is one paragraph. */
+  details?: ComponentChildren;
   /** The button, e.g. "Delete wg1". */
   confirmLabel: string;
   /** Where Cancel and Back lead: the thing's own page. */
@@ -44,7 +46,7 @@ interface Data<T> {
 
 /** The question and its two answers; the error of a refused action above them. */
 export function ConfirmPage(
-  { title, question, consequence, confirmLabel, cancelHref, error }: ConfirmText & {
+  { title, question, consequence, details, confirmLabel, cancelHref, error }: ConfirmText & {
     title: string;
     error?: string;
   },
@@ -54,6 +56,7 @@ export function ConfirmPage(
       <form method="post" class="card stack confirm" aria-labelledby="confirm-question">
         <p id="confirm-question" class="question">{question}</p>
         {consequence && <p class="muted">{consequence}</p>}
+        {details}
         <ErrorSummary message={error} />
         <div class="row">
           <button type="submit" class="danger">{confirmLabel}</button>

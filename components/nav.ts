@@ -17,6 +17,7 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/audit", label: "Audit" },
   { path: "/attestation", label: "Attestation" },
   { path: "/diagnostics", label: "Diagnostics" },
+  { path: "/reconcile", label: "Reconcile" },
   { path: "/console", label: "Console", role: "operator" },
   { path: "/settings", label: "Settings" },
   { path: "/tokens", label: "API tokens" },

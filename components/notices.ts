@@ -61,6 +61,13 @@ export const NOTICES = {
     role: "Role changed. It applies to the user's sessions and API tokens at once.",
   },
   tokens: { revoked: "API token revoked." },
+  reconcile: {
+    applied: "Reconcile applied and verified: the host matches the stored state.",
+    unverified:
+      "Reconcile applied, but the host still differs from the stored state: the differences left are below.",
+    nothing: "Nothing to apply: the host already matched the stored state.",
+    host_off: "Nothing applied: the host layer is off.",
+  },
   login: { password: "Password changed and every session ended: sign in with the new password." },
 } as const;
 

@@ -90,6 +90,7 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
     "/audit",
     "/attestation",
     "/diagnostics",
+    "/reconcile",
     "/settings",
   ];
   for (const path of pages) {
@@ -116,6 +117,7 @@ Deno.test("a viewer's pages render no form, button or link that changes state", 
       `/networks/${ids.network}/delete`,
       `/routes/${ids.route}/delete`,
       `/firewall/${ids.rule}/delete`,
+      "/reconcile/apply",
     ]
   ) {
     assertEquals((await getPage(t, path, cookie)).status, 403, path);

@@ -75,6 +75,8 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
     "/audit",
     "/attestation",
     "/diagnostics",
+    "/reconcile",
+    "/reconcile/apply",
     "/console",
     "/settings",
   ];

@@ -57,7 +57,7 @@ export class RecordingDriver implements HostDriver {
   setPeers(ifName: string, upsert: DesiredPeer[], remove: string[]): Promise<void> {
     return this.#step("setPeers", `setPeers ${ifName} +${upsert.length} -${remove.length}`);
   }
-  setLink(): Promise<void> {
+  setLink(_ifName: string, _up: boolean): Promise<void> {
     return Promise.resolve();
   }
   remove(ifName: string): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import { manifest } from "../../server/listeners/manifest.ts";
 import type { Clock } from "../../lib/clock.ts";
+import type { HostDriver } from "../../lib/host/driver.ts";
 import { type Config, parseConfig } from "../../lib/config/config.ts";
 import { createLogger, type Logger, silentLogger } from "../../lib/log/log.ts";
 import { createServices, type Services } from "../../lib/services.ts";
@@ -45,6 +46,8 @@ export interface TestServerOptions {
    * when the server closes. A fresh temp dir, removed on close, when absent.
    */
   dataDir?: string;
+  /** A host driver of the test's own (e.g. tests/helpers/memory_driver.ts) instead of the configured one. */
+  driver?: HostDriver;
 }
 
 /** Starts a server; dispose it with `await using`. */
@@ -69,7 +72,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const log = opts.log ??
     (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
-  const services = await createServices({ config, store, log, clock: opts.clock });
+  const services = await createServices({
+    config,
+    store,
+    log,
+    clock: opts.clock,
+    driver: opts.driver,
+  });
   await services.users.ensureFirstAdministrator(config.adminUser, config.adminPassword);
   const server = await startServer(services, manifest);
   await services.start();
