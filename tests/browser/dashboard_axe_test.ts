@@ -58,6 +58,8 @@ interface Walk {
   violations: Violation[];
   /** Pages wider than the phone's screen (something besides a table wrapper scrolls sideways). */
   overflowing: string[];
+  /** Each page's background colour, to show that the dark scheme reaches every page. */
+  backgrounds: Record<string, string>;
 }
 
 async function visit(page: Page, base: string, target: Target): Promise<void> {
@@ -79,7 +81,7 @@ async function walk(
   const context = await browser.newContext({ colorScheme, viewport: DESKTOP });
   const page = await context.newPage();
   page.setDefaultTimeout(HANG_MS);
-  const out: Walk = { violations: [], overflowing: [] };
+  const out: Walk = { violations: [], overflowing: [], backgrounds: {} };
   const suffix = colorScheme === "dark" ? "-dark" : "";
   try {
     for (const target of pages) {
@@ -90,6 +92,9 @@ async function walk(
       await visit(page, t.admin, target);
       const label = `${target.path} (${colorScheme})`;
       out.violations.push(...await axeViolations(page, `${label} 1280`));
+      out.backgrounds[target.path] = await page.evaluate(() =>
+        getComputedStyle(document.body).backgroundColor
+      );
       await shoot(page, `${target.label}-1280${suffix}`);
       await page.setViewportSize(PHONE);
       out.violations.push(...await axeViolations(page, `${label} 390`));
@@ -133,6 +138,9 @@ browserTest(NAME, async (browser) => {
   if (minor.length) console.log(`moderate or minor:\n${describeViolations(minor)}`);
   const blocking = all.filter((v) => BLOCKING.has(v.impact));
   assertEquals(blocking.length, 0, `serious or critical:\n${describeViolations(blocking)}`);
+  const undarkened = pages.map((p) => p.path)
+    .filter((p) => light.backgrounds[p] === dark.backgrounds[p]);
+  assertEquals(undarkened, [], "pages whose background is the same in dark mode");
   assertEquals(
     [...light.overflowing, ...dark.overflowing],
     [],
