@@ -8,18 +8,22 @@ export interface Column {
 
 /**
  * A table that scrolls sideways on its own on a narrow screen (the page
- * never does), with its column headings; `children` are the rows.
+ * never does), with its column headings; `children` are the rows. The
+ * wrapper takes keyboard focus so that a keyboard can scroll it too (WCAG
+ * 2.1.1); `label` names it as a region for screen readers.
  */
 export function Table(
-  { class: cls, columns, children }: {
+  { class: cls, columns, children, label }: {
     class?: string;
+    /** What the table lists, e.g. "Records of example.org". */
+    label?: string;
     /** Headings; a false entry leaves its column out (one only some roles see). */
     columns: (Column | false)[];
     children: ComponentChildren;
   },
 ) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role={label ? "region" : undefined} aria-label={label}>
       <table class={cls}>
         <thead>
           <tr>

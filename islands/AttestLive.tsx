@@ -75,7 +75,7 @@ export default function AttestLive({ initial }: { initial: AttestFigures }) {
       {reasons.length === 0
         ? <p class="empty">No heartbeat has been rejected since the server started.</p>
         : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="reasons">
             <table aria-labelledby="reasons">
               <thead>
                 <tr>

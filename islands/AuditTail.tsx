@@ -54,7 +54,7 @@ export default function AuditTail({ records, filter, live, max }: AuditTailProps
       {rows.value.length === 0
         ? <p class="empty">No audit records match these filters.</p>
         : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Audit records table">
             <table class="audit">
               <thead>
                 <tr>

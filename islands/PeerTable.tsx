@@ -24,7 +24,7 @@ export default function PeerTable(props: PeerTableProps) {
       {props.rows.length === 0 ? <p class="empty">{props.empty}</p> : (
         <>
           <ShownCount count={state.shownCount} total={props.rows.length} />
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
             <table class="peers">
               <caption class="visually-hidden">{props.caption}</caption>
               <thead>

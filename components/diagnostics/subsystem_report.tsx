@@ -48,6 +48,7 @@ export function SubsystemSection({ report }: { report: SubsystemReport }) {
         {report.subsystem} <Badge status={report.status} />
       </h2>
       <Table
+        label={`Checks of ${report.subsystem}`}
         columns={[{ label: "Check" }, { label: "Status" }, { label: "Message" }, {
           label: "Details",
         }]}

@@ -30,7 +30,7 @@ export function TokensTable({ tokens }: { tokens: TokenMeta[] }) {
         { label: "Created" },
         { label: "Expires" },
         { label: "Last used" },
-        { label: "" },
+        { label: <span class="visually-hidden">Actions</span> },
       ]}
     >
       {tokens.map((t) => (

@@ -103,7 +103,7 @@ function KeysTable({ keys }: { keys: PanelKey[] }) {
     { label: "Expires" },
   ];
   return (
-    <Table class="dnssec-keys" columns={columns}>
+    <Table class="dnssec-keys" label="DNSSEC keys" columns={columns}>
       {keys.map((k) => (
         <tr key={k.id} data-key-id={k.id}>
           <th scope="row">{k.key_type}</th>

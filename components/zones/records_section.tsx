@@ -58,6 +58,7 @@ function RecordsTable(
   return (
     <Table
       class="records"
+      label={`Records of ${zone}`}
       columns={[
         ...COLUMNS,
         canEdit && { label: <span class="visually-hidden">Actions</span> },

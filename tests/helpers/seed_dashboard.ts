@@ -1,0 +1,61 @@
+/**
+ * Data for every dashboard page to show something: an interface with peers,
+ * a signed zone with records and an unsigned one, a network, a route, a
+ * firewall rule, a backup, a second user, an API token, and the audit
+ * records all of that leaves.
+ */
+import type { TestServer } from "./test_server.ts";
+
+/** The seeded ids by the path segment that names them (`peers` → a peer id), for `fillPattern`. */
+export type SeededIds = Record<string, string>;
+
+export async function seedDashboard(t: TestServer): Promise<SeededIds> {
+  const { tunnels, dns, backups, settings } = t.services;
+  settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
+  const iface = await tunnels.interfaces.create(
+    { name: "wg1", address_v4: "10.8.0.1/24" },
+    "test",
+  );
+  const peers = await tunnels.peers.createMany(
+    iface.id,
+    ["alice-laptop", "bob-phone", "carol-desktop"].map((name) => ({ name })),
+    "test",
+  );
+  await tunnels.peers.disable(peers[2].id, "test");
+  dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
+  dns.createZone("test", { name: "example.net", admin_email: "hostmaster@example.net" });
+  const record = dns.createRecord("test", "example.org", {
+    domain: "www.example.org",
+    type: "A",
+    value: "192.0.2.1",
+  });
+  dns.createRecord("test", "example.org", {
+    domain: "example.org",
+    type: "MX",
+    value: "10 mail.example.org.",
+  });
+  await dns.setDnssec("test", "example.org", { enable: true });
+  const network = tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
+  const route = await tunnels.routes.create(
+    { destination: "10.50.0.0/24", gateway: "10.8.0.9" },
+    "test",
+  );
+  const rule = await tunnels.firewall.create(
+    { name: "ssh", protocol: "tcp", port: 22, action: "accept" },
+    "test",
+  );
+  const backup = await backups.create("test");
+  await t.addUser("vera", "viewer");
+  const raw = await t.createToken("ci-deploy", 30);
+  return {
+    tunnels: iface.id,
+    peers: peers[0].id,
+    name: "example.org",
+    records: record.id,
+    networks: network.id,
+    routes: route.id,
+    firewall: rule.id,
+    backups: backup.id,
+    tokens: raw.split("_")[1],
+  };
+}
