@@ -2,7 +2,10 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 
 export interface QrDialogProps {
-  /** The QR page: a page without script, and `?format=svg` for the image alone. */
+  /**
+   * The QR page with the configuration's choices in its query: a page without
+   * script, and with `format=svg` added the image alone.
+   */
   href: string;
   /** The peer's name, for the dialog's title and the image's text alternative. */
   name: string;
@@ -31,7 +34,8 @@ export default function QrDialog({ href, name }: QrDialogProps) {
     if (qr.value.state === "ready" || qr.value.state === "loading") return;
     qr.value = { state: "loading" };
     try {
-      const res = await fetch(`${href}?format=svg`, { credentials: "same-origin" });
+      const svgHref = `${href}${href.includes("?") ? "&" : "?"}format=svg`;
+      const res = await fetch(svgHref, { credentials: "same-origin" });
       const text = await res.text();
       qr.value = res.ok
         ? { state: "ready", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}` }

@@ -1,7 +1,8 @@
 /**
- * The API tokens page's parts: the signed-in user's tokens (what the token
- * service lists: never the token or its hash), the new-token form, and the
- * raw token of a token just created, shown once.
+ * The API tokens page's parts: the signed-in user's tokens, or every user's
+ * with their owner for an administrator (what the token service lists: never
+ * the token or its hash), the new-token form, and the raw token of a token
+ * just created, shown once.
  */
 import { z } from "zod";
 import { Field } from "@/components/form_fields.tsx";
@@ -18,14 +19,19 @@ export const TokenBody = z.object({ name: formText(200), expires_in_days: formTe
 
 const day = (iso: string | null) => iso ? iso.slice(0, 16).replace("T", " ") : "never";
 
-/** The caller's tokens, each with its revoke link. */
-export function TokensTable({ tokens }: { tokens: TokenMeta[] }) {
-  if (tokens.length === 0) return <p class="muted">You have no API tokens.</p>;
+/** The caller's tokens (every user's, with their owner, for `withOwner`), each with its revoke link. */
+export function TokensTable(
+  { tokens, withOwner = false }: { tokens: TokenMeta[]; withOwner?: boolean },
+) {
+  if (tokens.length === 0) {
+    return <p class="muted">{withOwner ? "No user has API tokens." : "You have no API tokens."}</p>;
+  }
   return (
     <Table
       class="tokens"
       columns={[
         { label: "Name" },
+        ...(withOwner ? [{ label: "Owner" }] : []),
         { label: "Prefix" },
         { label: "Created" },
         { label: "Expires" },
@@ -36,6 +42,7 @@ export function TokensTable({ tokens }: { tokens: TokenMeta[] }) {
       {tokens.map((t) => (
         <tr key={t.id} data-token-id={t.id}>
           <td>{t.name}</td>
+          {withOwner && <td data-owner={t.username}>{t.username}</td>}
           <td>
             <code>{t.prefix}</code>
           </td>

@@ -1,8 +1,9 @@
 import { Badge } from "@/components/badge.tsx";
-import { formatCount, formatTime } from "@/components/format.ts";
+import { formatCount } from "@/components/format.ts";
 import { Page } from "@/components/page.tsx";
 import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
+import type { CheckStatus, DiagnosticsReport, SubsystemReport } from "@/lib/system/diagnostics.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
@@ -10,18 +11,15 @@ export const meta = define.meta({
   GET: { summary: "Overview page", access: "viewer" },
 });
 
-/** The diagnostics vocabulary (lib/system/diagnostics.ts). */
-type Status = "ok" | "warn" | "fail" | "off";
-
+/** One line of the diagnostics summary: a subsystem, its status and its most telling message. */
 interface Subsystem {
   name: string;
-  href: string;
-  status: Status;
-  detail: string;
-  extra?: string;
+  status: CheckStatus;
+  message: string;
 }
 
 interface Data {
+  status: DiagnosticsReport["status"];
   subsystems: Subsystem[];
   counts: [label: string, value: number, href?: string][];
   attest: AttestSnapshot;
@@ -29,49 +27,24 @@ interface Data {
   uptime: number;
 }
 
+/** The message of the first check with the subsystem's own status (its worst), else the first. */
+function summaryOf(r: SubsystemReport): Subsystem {
+  const c = r.checks.find((c) => c.status === r.status) ?? r.checks[0];
+  return { name: r.subsystem, status: r.status, message: c?.message ?? "No checks" };
+}
+
 export const handler = define.handlers(meta, {
   async GET(ctx) {
     ctx.state.title = "Overview";
-    const { system, audit, tunnels, attestRates } = ctx.services;
+    const { system, audit, attestRates, diagnostics } = ctx.services;
     const o = system.overview();
-    const health = system.health();
-    const diag = await tunnels.diagnostics();
-    const listeners = system.listeners;
+    // The same run as GET /diagnostics/all: every check is a read (see docs/dashboard.md).
+    const report = await diagnostics.all();
     const t = o.tunnels as { interfaces: number; peers: number; enabled_peers: number };
     const d = o.dns as { zones: number; records: number };
-    const attest = attestRates.snapshot();
-    const worstCheck = diag.checks.find((c) => c.status === diag.status && c.status !== "ok");
-    const subsystems: Subsystem[] = [
-      {
-        name: "Store",
-        href: "/settings",
-        status: health.database === "ok" ? "ok" : "fail",
-        detail: health.database === "ok" ? "SQLite answers queries" : "The store does not answer",
-      },
-      {
-        name: "Host layer",
-        href: "/tunnels",
-        status: diag.status,
-        detail: `${diag.host.driver} driver: ${worstCheck?.message ?? diag.host.detail}`,
-        extra: diag.last_pass ? `Last pass ${formatTime(diag.last_pass.at)}` : undefined,
-      },
-      {
-        name: "DNS listener",
-        href: "/zones",
-        status: listeners.dns ? "ok" : "off",
-        detail: listeners.dns ? `Answering on ${listeners.dns} (UDP and TCP)` : "Not listening",
-        extra: `${formatCount(d.zones)} zones, ${formatCount(d.records)} records`,
-      },
-      {
-        name: "Attestation",
-        href: "/attestation",
-        status: listeners.attest ? "ok" : "off",
-        detail: listeners.attest ? `Listening on ${listeners.attest}` : "Not listening",
-        extra: `${formatCount(attest.sessions)} sessions`,
-      },
-    ];
     return page<Data>({
-      subsystems,
+      status: report.status,
+      subsystems: report.subsystems.map(summaryOf),
       counts: [
         ["Interfaces", t.interfaces, "/tunnels"],
         ["Peers", t.peers, "/peers"],
@@ -83,7 +56,7 @@ export const handler = define.handlers(meta, {
         ["API tokens", o.api_tokens as number],
         ["Audit records", o.audit_records as number, "/audit"],
       ],
-      attest,
+      attest: attestRates.snapshot(),
       recent: audit.list({ limit: 8, offset: 0 }).records,
       uptime: o.uptime_seconds as number,
     });
@@ -119,16 +92,25 @@ export default function Overview({ data }: PageProps<Data>) {
       }
     >
       <section aria-labelledby="health">
-        <h2 id="health">Health</h2>
+        <div class="row spread">
+          <h2 id="health">Health</h2>
+          <p>
+            Overall <Badge status={data.status} /> <a href="/diagnostics">All checks →</a>
+          </p>
+        </div>
         <ul class="health-grid">
           {data.subsystems.map((s) => (
-            <li class={`health-card ${s.status}`}>
+            <li class={`health-card ${s.status}`} data-subsystem={s.name}>
               <div class="row spread">
-                <a href={s.href} class="health-name">{s.name}</a>
+                <a
+                  href={`/diagnostics?subsystem=${encodeURIComponent(s.name)}`}
+                  class="health-name"
+                >
+                  {s.name}
+                </a>
                 <Badge status={s.status} />
               </div>
-              <p>{s.detail}</p>
-              {s.extra && <p class="muted">{s.extra}</p>}
+              <p>{s.message}</p>
             </li>
           ))}
         </ul>

@@ -87,6 +87,10 @@ export const handler = define.handlers(meta, {
 export default function Users({ data }: PageProps<Data>) {
   return (
     <Page title="Users" notice={data.notice}>
+      <p class="muted" id="users-scope">
+        These accounts are the same for the dashboard, the tunnel API and the DNS API: the DNS API's
+        users (<code>GET</code> and <code>POST /users</code>) are this list.
+      </p>
       <UsersTable users={data.users} me={data.me} roleError={data.roleError} />
       <NewUserForm form={data.create} />
     </Page>

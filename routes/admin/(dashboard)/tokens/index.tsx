@@ -8,6 +8,7 @@ import {
   TokenBody,
   TokensTable,
 } from "@/components/tokens/tokens_table.tsx";
+import { roleAtLeast } from "@/lib/auth/roles.ts";
 import { TokenCreateInput } from "@/lib/auth/schema.ts";
 import type { TokenMeta } from "@/lib/auth/tokens.ts";
 import type { PageProps } from "@/server/http/define.ts";
@@ -20,9 +21,11 @@ const FIELDS = Object.keys(TokenBody.shape);
 
 export const meta = define.meta({
   GET: {
-    summary: "API tokens page: the signed-in user's tokens",
+    summary:
+      "API tokens page: the signed-in user's tokens; every user's with ?all=true for administrators",
     access: "viewer",
-    query: z.object({ done: doneQuery(NOTICES.tokens) }),
+    // As GET /auth/tokens: `all` is ignored for anyone but an administrator.
+    query: z.object({ done: doneQuery(NOTICES.tokens), all: z.enum(["true", "false"]).optional() }),
   },
   POST: {
     summary: "Create an API token from the form; its raw value is only on this answer",
@@ -33,15 +36,23 @@ export const meta = define.meta({
 
 interface Data {
   tokens: TokenMeta[];
+  /** Every user's tokens are listed (an administrator asked for them). */
+  all: boolean;
+  /** The caller may switch to every user's tokens. */
+  canSeeAll: boolean;
   form: FormState;
   created: { name: string; raw: string } | null;
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
-  ctx.state.title = "API tokens";
+function load(ctx: SignedInContext, over: Partial<Data> = {}, askAll = false): Data {
+  const canSeeAll = roleAtLeast(ctx.auth.user.role, "administrator");
+  const all = askAll && canSeeAll;
+  ctx.state.title = all ? "All users' API tokens" : "API tokens";
   return {
-    tokens: ctx.services.auth.tokens.list(ctx.auth.user),
+    tokens: ctx.services.auth.tokens.list(ctx.auth.user, all),
+    all,
+    canSeeAll,
     form: emptyForm({ expires_in_days: "90" }),
     created: null,
     notice: null,
@@ -51,7 +62,8 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 
 export const handler = define.handlers(meta, {
   GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.tokens, ctx.query.done) }));
+    const notice = noticeFor(NOTICES.tokens, ctx.query.done);
+    return page(load(ctx, { notice }, ctx.query.all === "true"));
   },
   POST(ctx) {
     // As in the API: a leaked token must not mint a longer-lived one.
@@ -81,10 +93,14 @@ export const handler = define.handlers(meta, {
 });
 
 export default function Tokens({ data }: PageProps<Data>) {
+  const title = data.all ? "All users' API tokens" : "API tokens";
+  const other = data.all
+    ? <a href="/tokens">My tokens</a>
+    : <a href="/tokens?all=true">All users' tokens</a>;
   return (
-    <Page title="API tokens" notice={data.notice}>
+    <Page title={title} notice={data.notice} actions={data.canSeeAll ? other : undefined}>
       {data.created && <NewTokenSecret name={data.created.name} raw={data.created.raw} />}
-      <TokensTable tokens={data.tokens} />
+      <TokensTable tokens={data.tokens} withOwner={data.all} />
       <NewTokenForm form={data.form} />
     </Page>
   );

@@ -1,8 +1,12 @@
-import { z } from "zod";
 import { Badge } from "@/components/badge.tsx";
 import { oneClick, settingsOrAction } from "@/components/detail_page.ts";
 import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
+import {
+  type ConfigChoices,
+  ConfigChoicesQuery,
+  resolveChoices,
+} from "@/components/peers/config_choices.tsx";
 import { ConfigSection } from "@/components/peers/config_section.tsx";
 import { PeerFacts } from "@/components/peers/peer_facts.tsx";
 import { PeerManage } from "@/components/peers/peer_manage.tsx";
@@ -15,6 +19,7 @@ import {
 } from "@/components/peers/peer_settings_form.tsx";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
+import type { ClientProfile } from "@/lib/tunnel/client_profiles.ts";
 import type { PeerWithTelemetry } from "@/lib/tunnel/peer_service.ts";
 import type { PageProps } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
@@ -25,7 +30,7 @@ export const meta = define.meta({
   GET: {
     summary: "Peer page: live state, configuration, settings",
     access: "viewer",
-    query: z.object({ done: doneQuery(NOTICES.peer) }),
+    query: ConfigChoicesQuery.extend({ done: doneQuery(NOTICES.peer) }),
   },
   POST: {
     summary: "Change a peer from the page's forms",
@@ -42,6 +47,10 @@ interface Data {
   /** The server's public host is set: configurations can be rendered. */
   endpointReady: boolean;
   form: FormState;
+  /** The configuration's choices from the query, as typed and as resolved. */
+  choices: ConfigChoices;
+  choicesForm: FormState;
+  profile: ClientProfile | null;
   actionError: string | null;
   notice: string | null;
 }
@@ -58,6 +67,9 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     endpointReady: ep.enabled && !!ep.host,
     form: emptyForm(peerSettingsOf(peer)),
+    choices: {},
+    choicesForm: emptyForm(),
+    profile: null,
     actionError: null,
     notice: null,
     ...over,
@@ -66,7 +78,10 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
 
 export const handler = define.handlers(meta, {
   async GET(ctx) {
-    return page(await load(ctx, { notice: noticeFor(NOTICES.peer, ctx.query.done) }));
+    const { done, ...choices } = ctx.query;
+    const { profile, form, status } = resolveChoices(ctx, choices);
+    const notice = noticeFor(NOTICES.peer, done);
+    return page(await load(ctx, { notice, choices, choicesForm: form, profile }), { status });
   },
   async POST(ctx) {
     const body = ctx.body;
@@ -101,7 +116,14 @@ export default function Peer({ data }: PageProps<Data>) {
       actions={<Badge status={peer.status} />}
       notice={data.notice}
     >
-      <ConfigSection peer={peer} canEdit={data.canEdit} endpointReady={data.endpointReady} />
+      <ConfigSection
+        peer={peer}
+        canEdit={data.canEdit}
+        endpointReady={data.endpointReady}
+        choices={data.choices}
+        form={data.choicesForm}
+        profile={data.profile}
+      />
       <section aria-labelledby="live">
         <h2 id="live">Live state</h2>
         <PeerTable

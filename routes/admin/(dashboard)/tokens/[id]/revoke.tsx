@@ -1,29 +1,46 @@
 import { confirmRoute } from "@/components/confirm_page.tsx";
+import type { TokenMeta } from "@/lib/auth/tokens.ts";
 import { NotFoundError } from "@/lib/errors.ts";
+import type { SignedInContext } from "@/server/listeners/admin/context.ts";
+
+/** Another user's token: only an administrator reaches it (the list below is all of theirs). */
+const othersOf = (ctx: SignedInContext, token: TokenMeta) => token.user_id !== ctx.auth.user.id;
 
 const route = confirmRoute({
   title: "Revoke API token",
-  summary: { GET: "Confirm revoking one's API token", POST: "Revoke one's API token" },
-  // Like the API, anyone signed in may revoke their own tokens.
+  summary: {
+    GET: "Confirm revoking an API token (one's own; any user's for administrators)",
+    POST: "Revoke an API token (one's own; any user's for administrators)",
+  },
+  // Like the API, anyone signed in may revoke their own tokens; administrators anyone's.
   access: "viewer",
   load: (ctx) => {
-    const token = ctx.services.auth.tokens.list(ctx.auth.user).find((t) => t.id === ctx.params.id);
+    // As DELETE /auth/tokens/{id}: `list(…, true)` is every token for an administrator and
+    // one's own for anyone else, so another user's token is 404 for a non-administrator.
+    const token = ctx.services.auth.tokens.list(ctx.auth.user, true).find((t) =>
+      t.id === ctx.params.id
+    );
     if (!token) throw new NotFoundError(`Token "${ctx.params.id}" does not exist`);
-    return token;
+    return { token, others: othersOf(ctx, token) };
   },
-  act: (ctx, token) => {
+  act: (ctx, { token, others }) => {
     ctx.services.auth.tokens.revoke(token.id, ctx.auth.user);
-    return "/tokens?done=revoked";
+    return others ? "/tokens?all=true&done=revoked" : "/tokens?done=revoked";
   },
-  text: (token) => ({
+  text: ({ token, others }) => ({
     question: (
       <>
-        Revoke API token <strong>{token.name}</strong> (<code>{token.prefix}</code>)?
+        Revoke API token <strong>{token.name}</strong> (<code>{token.prefix}</code>)
+        {others && (
+          <>
+            {" "}of user <strong>{token.username}</strong>
+          </>
+        )}?
       </>
     ),
     consequence: "Requests carrying it are refused from now on. This cannot be undone.",
     confirmLabel: `Revoke ${token.name}`,
-    cancelHref: "/tokens",
+    cancelHref: others ? "/tokens?all=true" : "/tokens",
   }),
 });
 
