@@ -64,7 +64,7 @@ export type Post = (
   signal: AbortSignal,
 ) => Promise<{ status: number; body: unknown }>;
 
-/** Where the loop gets pointer samples. */
+/** Where the loop gets pointer and focus samples. */
 export interface SampleSource {
   /** Opens the sampling window. */
   attach(): void;

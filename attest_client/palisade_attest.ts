@@ -3,7 +3,7 @@
  * it as a module; the `<script>` build (embed.ts) puts the same object on
  * `window.PalisadeAttest`. It wires the attestation loop (browser_client.ts)
  * to the browser: the WASM core fetched from the attestation listener,
- * pointer sampling on the window, the fingerprint, fetch, and a DOM
+ * pointer and focus sampling (window and document), the fingerprint, fetch, and a DOM
  * CustomEvent per status change for pages that prefer events to callbacks.
  */
 import { canonicalPayload } from "../lib/attest/canonical.ts";
@@ -28,7 +28,10 @@ export interface PalisadeAttestOptions {
   wasmUrl?: string;
   /** Where status events are dispatched; `document` by default, null for none. */
   eventTarget?: EventTarget | null;
-  /** Where pointer movement is sampled; `window` by default. */
+  /**
+   * Where pointer movement and focus changes are sampled; by default pointer
+   * movement on `window` and focus changes on `document`.
+   */
   sampleTarget?: EventTarget;
 }
 
@@ -149,11 +152,12 @@ export function createPalisadeAttest(options: PalisadeAttestOptions): PalisadeAt
   };
   const sampler = new PointerSampler();
   const sampleTarget = options.sampleTarget ?? globalThis;
+  const focusTarget = options.sampleTarget ?? globalThis.document ?? globalThis;
   const client = new BrowserClient({
     loadCore,
     post: fetchPost(() => endpoint),
     samples: {
-      attach: () => sampler.attach(sampleTarget),
+      attach: () => sampler.attach(sampleTarget, focusTarget),
       detach: () => sampler.detach(),
       take: () => sampler.take(),
       giveBack: (events) => sampler.giveBack(events),

@@ -1,10 +1,17 @@
 /**
- * Pointer samples {x, y, t} for heartbeats. Mouse and pen arrive as
+ * Pointer and focus samples {x, y, t} for heartbeats. Mouse and pen arrive as
  * `pointermove`; touch is taken from `touchmove`, because a touch pointer is
  * cancelled (`pointercancel`) as soon as the browser starts scrolling, while
  * `touchmove` keeps reporting the finger during the scroll. So a touch user
  * produces a path by dragging or scrolling; a tap alone moves nothing and adds
- * no sample (docs/attestation.md, "Embedding").
+ * no sample (docs/attestation.md, "Pointer and focus samples").
+ *
+ * Keyboard and screen-reader users move focus instead of a pointer: each
+ * `focusin` adds a sample at the centre of the focused element's visible part,
+ * into the same time-ordered stream. A focus change within PRESS_FOCUS_MS of a
+ * pointer press was made by that press and adds nothing: the pointer's own
+ * samples already describe it, and a jump from the pointer to the element's
+ * centre would only add distance to a pointer user's path.
  *
  * x and y are viewport coordinates (clientX/clientY) rounded to 0.1 px, and t
  * is milliseconds since the sampling window opened (attach()), rounded to
@@ -17,33 +24,65 @@ import type { EntropyEvent } from "../lib/attest/canonical.ts";
 /** Samples kept between two heartbeats; older ones are dropped first. */
 export const SAMPLE_CAPACITY = 256;
 
+/** A focus change this soon (ms) after a pointer press was caused by the press. */
+export const PRESS_FOCUS_MS = 1000;
+
 const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The viewport's size in CSS px, for keeping focus samples inside it. */
+export type Viewport = () => { width: number; height: number };
+
+const windowViewport: Viewport = () => ({
+  width: globalThis.innerWidth,
+  height: globalThis.innerHeight,
+});
+
+/** Centre of [lo, hi] cut to [0, max]: the visible part's centre, or the nearest edge. */
+function visibleCentre(lo: number, hi: number, max: number): number {
+  const limit = Number.isFinite(max) && max > 0 ? max : Infinity;
+  const cut = (v: number) => Math.min(Math.max(v, 0), limit);
+  return (cut(lo) + cut(hi)) / 2;
+}
 
 export class PointerSampler {
   #samples: EntropyEvent[] = [];
   #origin = 0;
+  #pressAt = -Infinity;
   #target: EventTarget | null = null;
+  #focusTarget: EventTarget | null = null;
 
   constructor(
     private readonly clock: () => number = () => performance.now(),
     readonly capacity = SAMPLE_CAPACITY,
+    private readonly viewport: Viewport = windowViewport,
   ) {}
 
-  /** Opens a new sampling window and listens for pointer movement on `target`. */
-  attach(target: EventTarget = globalThis): void {
+  /**
+   * Opens a new sampling window and listens for pointer movement on `target`
+   * and for focus changes on `focusTarget` (the document by default).
+   */
+  attach(target: EventTarget = globalThis, focusTarget: EventTarget = target): void {
     this.detach();
     this.#origin = this.clock();
     this.#target = target;
+    this.#focusTarget = focusTarget;
     // Passive: sampling must never delay scrolling or input handling.
-    target.addEventListener("pointermove", this.#onPointer, { passive: true, capture: true });
-    target.addEventListener("touchmove", this.#onTouch, { passive: true, capture: true });
+    const opts = { passive: true, capture: true };
+    target.addEventListener("pointermove", this.#onPointer, opts);
+    target.addEventListener("touchmove", this.#onTouch, opts);
+    target.addEventListener("pointerdown", this.#onPress, opts);
+    focusTarget.addEventListener("focusin", this.#onFocus, opts);
   }
 
   /** Stops listening and drops every sample. */
   detach(): void {
-    this.#target?.removeEventListener("pointermove", this.#onPointer, { capture: true });
-    this.#target?.removeEventListener("touchmove", this.#onTouch, { capture: true });
-    this.#target = null;
+    const opts = { capture: true };
+    this.#target?.removeEventListener("pointermove", this.#onPointer, opts);
+    this.#target?.removeEventListener("touchmove", this.#onTouch, opts);
+    this.#target?.removeEventListener("pointerdown", this.#onPress, opts);
+    this.#focusTarget?.removeEventListener("focusin", this.#onFocus, opts);
+    this.#target = this.#focusTarget = null;
+    this.#pressAt = -Infinity;
     this.#samples = [];
   }
 
@@ -85,5 +124,21 @@ export class PointerSampler {
   #onTouch = (e: Event): void => {
     const touch = (e as TouchEvent).touches?.[0];
     if (touch) this.record(touch.clientX, touch.clientY);
+  };
+
+  #onPress = (): void => {
+    this.#pressAt = this.clock();
+  };
+
+  #onFocus = (e: Event): void => {
+    if (this.clock() - this.#pressAt < PRESS_FOCUS_MS) return;
+    const el = e.target as Partial<Element> | null;
+    if (typeof el?.getBoundingClientRect !== "function") return;
+    const r = el.getBoundingClientRect();
+    // Cut to the viewport: an element taller than the screen (or not yet
+    // scrolled into view) is seen where it meets the screen, so one focus
+    // change never adds more than the viewport's diagonal to the path.
+    const { width, height } = this.viewport();
+    this.record(visibleCentre(r.left, r.right, width), visibleCentre(r.top, r.bottom, height));
   };
 }
