@@ -10,6 +10,12 @@ export interface LiveRegionProps {
   /** Id of the server-rendered element to replace with the same element of a fresh render. */
   region: string;
   on: LiveTrigger[];
+  /**
+   * False where another island on the page already shows the stream's state:
+   * then nothing is shown until the region cannot be refreshed (one status
+   * per page, so screen readers hear "Offline" once).
+   */
+  pill?: boolean;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface LiveRegionProps {
  * runs into one more fetch. A region holding a field the user has changed
  * (a form being filled in) is not swapped: the pill asks for a reload.
  */
-export default function LiveRegion({ region, on }: LiveRegionProps) {
+export default function LiveRegion({ region, on, pill = true }: LiveRegionProps) {
   const stale = useSignal(false);
   useEffect(() => {
     const refresh = coalesced(async () => {
@@ -40,7 +46,9 @@ export default function LiveRegion({ region, on }: LiveRegionProps) {
         Changed elsewhere: <a href="">reload</a>
       </span>
     )
-    : <LiveStatus />;
+    : pill
+    ? <LiveStatus />
+    : null;
 }
 
 /** Whether a control inside `el` holds something other than what the server rendered. */

@@ -122,3 +122,34 @@ browserTest(
     assertEquals(errors, []);
   },
 );
+
+browserTest(
+  "dashboard: an interface's and a peer's pages follow their changes live",
+  async (browser) => {
+    await using t = await startTestServer();
+    const { tunnels } = t.services;
+    const wg = await tunnels.interfaces.create({ name: "wg3", address_v4: "10.33.0.1/24" }, "test");
+    const page = await browser.newPage();
+    page.setDefaultTimeout(HANG_MS);
+    const errors = watchConsole(page);
+    await signIn(page, t.admin, ADMIN.username, ADMIN.password);
+
+    await page.goto(`${t.admin}/tunnels/${wg.id}`);
+    await live(page);
+    const peer = await tunnels.peers.create(wg.id, { name: "phone-live" }, "test");
+    await page.locator(`tr[data-peer-id="${peer.id}"]`).getByRole("link", { name: "phone-live" })
+      .waitFor();
+    await page.locator("#interface-state").getByText("1 stored, 1 enabled").waitFor();
+    assert(await notReloaded(page), "the interface page was not reloaded");
+
+    await page.goto(`${t.admin}/peers/${peer.id}`);
+    await live(page);
+    await tunnels.peers.disable(peer.id, "test");
+    await page.locator(`tr[data-peer-id="${peer.id}"]`).getByText("disabled").waitFor();
+    await tunnels.peers.update(peer.id, { name: "phone-renamed" }, "test");
+    await page.locator(`tr[data-peer-id="${peer.id}"]`).getByRole("link", { name: "phone-renamed" })
+      .waitFor();
+    assert(await notReloaded(page), "the peer page was not reloaded");
+    assertEquals(errors, []);
+  },
+);
