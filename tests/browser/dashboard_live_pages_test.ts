@@ -153,3 +153,29 @@ browserTest(
     assertEquals(errors, []);
   },
 );
+
+browserTest(
+  "dashboard: the overview's counts and the users table follow changes live",
+  async (browser) => {
+    await using t = await startTestServer();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(HANG_MS);
+    const errors = watchConsole(page);
+    await signIn(page, t.admin, ADMIN.username, ADMIN.password);
+
+    await page.goto(`${t.admin}/`);
+    await live(page);
+    const zones = page.locator("#overview-counts .stat", { hasText: "Zones" }).locator("dd");
+    assertEquals(await zones.innerText(), "0");
+    t.services.dns.createZone("test", { name: "count.example", admin_email: "h@count.example" });
+    await zones.getByText("1", { exact: true }).waitFor();
+    assert(await notReloaded(page), "the overview was not reloaded");
+
+    await page.goto(`${t.admin}/users`);
+    await live(page);
+    await t.addUser("carol-live", "viewer");
+    await page.locator("#users-table").getByRole("rowheader", { name: "carol-live" }).waitFor();
+    assert(await notReloaded(page), "the users page was not reloaded");
+    assertEquals(errors, []);
+  },
+);
