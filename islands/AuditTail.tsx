@@ -1,7 +1,8 @@
-import { useSignal } from "@preact/signals";
+import { batch, useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { subscribe } from "./_runtime/event_stream.ts";
 import { LiveStatus } from "./_runtime/live_status.tsx";
+import { perFrame } from "./_runtime/schedule.ts";
 
 export interface AuditRow {
   id: number | string;
@@ -37,11 +38,23 @@ export default function AuditTail({ records, filter, live, max }: AuditTailProps
   const fresh = useSignal<Set<string>>(new Set());
   useEffect(() => {
     if (!live) return;
+    // Records are added once per animation frame, newest first, so a burst renders once.
+    let pending: AuditRow[] = [];
+    const flush = perFrame(() => {
+      const seen = new Set(rows.value.map((r) => String(r.id)));
+      const added = pending.reverse().filter((r) => !seen.has(String(r.id)));
+      pending = [];
+      if (added.length === 0) return;
+      batch(() => {
+        rows.value = [...added, ...rows.value].slice(0, max);
+        fresh.value = new Set([...fresh.value, ...added.map((r) => String(r.id))]);
+      });
+    });
     return subscribe("AuditEvent", (event) => {
       const row = event.payload as unknown as AuditRow;
-      if (!matches(row, filter) || rows.value.some((r) => String(r.id) === String(row.id))) return;
-      rows.value = [row, ...rows.value].slice(0, max);
-      fresh.value = new Set([...fresh.value, String(row.id)]);
+      if (!matches(row, filter)) return;
+      pending.push(row);
+      flush();
     });
   }, [live]);
 

@@ -2,22 +2,20 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { subscribe } from "./_runtime/event_stream.ts";
 import { LiveStatus } from "./_runtime/live_status.tsx";
+import { coalesced, type LiveTrigger, matches } from "./_runtime/schedule.ts";
 
-/** An event that makes the region out of date: its type, and payload fields it must carry. */
-export interface LiveTrigger {
-  type: string;
-  /** Payload fields that must equal these values (e.g. `{id}` for one network's page). */
-  where?: Record<string, string>;
-}
+export type { LiveTrigger } from "./_runtime/schedule.ts";
 
 export interface LiveRegionProps {
   /** Id of the server-rendered element to replace with the same element of a fresh render. */
   region: string;
   on: LiveTrigger[];
-}
-
-function matches(payload: Record<string, unknown>, where: Record<string, string> = {}): boolean {
-  return Object.entries(where).every(([k, v]) => payload[k] === v);
+  /**
+   * False where another island on the page already shows the stream's state:
+   * then nothing is shown until the region cannot be refreshed (one status
+   * per page, so screen readers hear "Offline" once).
+   */
+  pill?: boolean;
 }
 
 /**
@@ -25,31 +23,19 @@ function matches(payload: Record<string, unknown>, where: Record<string, string>
  * shows changed: the page is fetched again (GET, same URL) and only that
  * region is swapped, so forms elsewhere on the page keep what is typed in
  * them. The rows stay the server's own markup; nothing is rendered twice.
- * Events arriving while a fetch runs are folded into one more fetch.
+ * Events are folded per animation frame, and those arriving while a fetch
+ * runs into one more fetch. A region holding a field the user has changed
+ * (a form being filled in) is not swapped: the pill asks for a reload.
  */
-export default function LiveRegion({ region, on }: LiveRegionProps) {
+export default function LiveRegion({ region, on, pill = true }: LiveRegionProps) {
   const stale = useSignal(false);
   useEffect(() => {
-    let running = false;
-    let again = false;
-    const refresh = async () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      try {
-        do {
-          again = false;
-          stale.value = !await swap(region);
-        } while (again);
-      } finally {
-        running = false;
-      }
-    };
+    const refresh = coalesced(async () => {
+      stale.value = !await swap(region);
+    });
     const offs = on.map((t) =>
       subscribe(t.type, (e) => {
-        if (matches(e.payload, t.where)) void refresh();
+        if (matches(e.payload, t.where)) refresh();
       })
     );
     return () => offs.forEach((off) => off());
@@ -60,7 +46,22 @@ export default function LiveRegion({ region, on }: LiveRegionProps) {
         Changed elsewhere: <a href="">reload</a>
       </span>
     )
-    : <LiveStatus />;
+    : pill
+    ? <LiveStatus />
+    : null;
+}
+
+/** Whether a control inside `el` holds something other than what the server rendered. */
+function edited(el: Element): boolean {
+  for (const c of el.querySelectorAll<HTMLInputElement>("input, textarea")) {
+    if (c.type === "checkbox" || c.type === "radio") {
+      if (c.checked !== c.defaultChecked) return true;
+    } else if (c.type !== "hidden" && c.value !== c.defaultValue) return true;
+  }
+  for (const o of el.querySelectorAll<HTMLOptionElement>("option")) {
+    if (o.selected !== o.defaultSelected) return true;
+  }
+  return false;
 }
 
 /** Fetches the page again and swaps the region; false when that was not possible. */
@@ -75,7 +76,7 @@ async function swap(region: string): Promise<boolean> {
     const doc = new DOMParser().parseFromString(await res.text(), "text/html");
     const fresh = doc.getElementById(region);
     const current = document.getElementById(region);
-    if (!fresh || !current) return false;
+    if (!fresh || !current || edited(current)) return false;
     current.replaceWith(document.importNode(fresh, true));
     return true;
   } catch {

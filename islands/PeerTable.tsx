@@ -8,25 +8,34 @@ export type { PeerRow, PeerTableProps } from "./peer_table/types.ts";
 
 /**
  * The peers table. The server renders every row; in the browser each row
- * holds its own signal, patched from `PeerHandshake` events by peer id, so an
- * event re-renders one row however many there are, and the search field
- * hides rows whose visibility changed without touching the others.
+ * holds its own signal, patched from `PeerHandshake` events by peer id (once
+ * per animation frame), so an event re-renders one row however many there
+ * are, and the search field hides rows whose visibility changed without
+ * touching the others. On the events of `refreshOn` the rows are read again
+ * from a fresh render of the page and reconciled by id.
  */
 export default function PeerTable(props: PeerTableProps) {
   const state = usePeerTableState(props);
   const cols = props.showInterface ? 7 : 6;
+  const entries = state.entries.value;
   return (
     <div class="stack">
       <div class="row spread">
-        <p class="muted">{props.caption}</p>
-        <LiveStatus />
+        <p class="muted" data-peer-caption>{state.caption.value}</p>
+        {state.stale.value
+          ? (
+            <span class="live live-offline" role="status">
+              Changed elsewhere: <a href="">reload</a>
+            </span>
+          )
+          : <LiveStatus />}
       </div>
-      {props.rows.length === 0 ? <p class="empty">{props.empty}</p> : (
+      {entries.length === 0 ? <p class="empty">{props.empty}</p> : (
         <>
-          <ShownCount count={state.shownCount} total={props.rows.length} />
-          <div class="table-wrap" tabIndex={0} role="region" aria-label={props.caption}>
+          <ShownCount count={state.shownCount} total={entries.length} />
+          <div class="table-wrap" tabIndex={0} role="region" aria-label={state.caption.value}>
             <table class="peers">
-              <caption class="visually-hidden">{props.caption}</caption>
+              <caption class="visually-hidden">{state.caption.value}</caption>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -39,16 +48,11 @@ export default function PeerTable(props: PeerTableProps) {
                 </tr>
               </thead>
               <tbody>
-                {state.entries.map((e) => (
-                  <Row
-                    key={e.row.id}
-                    e={e}
-                    now={state.now}
-                    iface={props.showInterface ? props.ifaces[e.row.iface] ?? null : null}
-                  />
+                {entries.map((e) => (
+                  <Row key={e.row.id} e={e} now={state.now} showInterface={props.showInterface} />
                 ))}
               </tbody>
-              {props.totals && <Totals entries={state.entries} cols={cols} />}
+              {props.totals && <Totals entries={entries} cols={cols} />}
             </table>
           </div>
           <NoMatch count={state.shownCount} />

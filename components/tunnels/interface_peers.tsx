@@ -27,6 +27,10 @@ export function InterfacePeers(
         caption={`Peers of ${iface.name}, with live handshakes and transfer`}
         showInterface={false}
         totals
+        refreshOn={[
+          { type: "PeerChanged", where: { interface_id: iface.id } },
+          { type: "InterfaceChanged", where: { id: iface.id } },
+        ]}
         empty={`${iface.name} has no peers yet.`}
       />
     </section>

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/badge.tsx";
 import { type Column, Table } from "@/components/table.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 import type { InterfaceView } from "@/lib/tunnel/interface_service.ts";
 
 const COLUMNS: Column[] = [
@@ -17,19 +18,27 @@ export function InterfacesTable(
 ) {
   return (
     <section aria-labelledby="interfaces">
-      <h2 id="interfaces">Interfaces</h2>
-      {interfaces.length === 0
-        ? (
-          <p class="empty">
-            No WireGuard interface yet.{" "}
-            {canEdit ? "Create the first one below." : "An operator can create one."}
-          </p>
-        )
-        : (
-          <Table columns={COLUMNS}>
-            {interfaces.map((i) => <InterfaceRow key={i.id} iface={i} />)}
-          </Table>
-        )}
+      <div class="row spread">
+        <h2 id="interfaces">Interfaces</h2>
+        <LiveRegion
+          region="interfaces-table"
+          on={[{ type: "InterfaceChanged" }, { type: "PeerChanged" }]}
+        />
+      </div>
+      <div id="interfaces-table">
+        {interfaces.length === 0
+          ? (
+            <p class="empty">
+              No WireGuard interface yet.{" "}
+              {canEdit ? "Create the first one below." : "An operator can create one."}
+            </p>
+          )
+          : (
+            <Table columns={COLUMNS}>
+              {interfaces.map((i) => <InterfaceRow key={i.id} iface={i} />)}
+            </Table>
+          )}
+      </div>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { formatTime } from "@/components/format.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
 import { type Column, Table } from "@/components/table.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 
 const COLUMNS: Column[] = [
   { label: "User" },
@@ -16,28 +17,39 @@ export interface RoleError {
   message: string;
 }
 
-/** The accounts, each with its own role form. */
+/**
+ * The accounts, each with its own role form. Live: users have no event of
+ * their own, but every change to one is audited with `resource_type` "user".
+ */
 export function UsersTable(
   { users, me, roleError }: { users: UserInfo[]; me: string; roleError: RoleError | null },
 ) {
   return (
     <section aria-labelledby="people">
-      <h2 id="people">Accounts</h2>
-      <Table columns={COLUMNS}>
-        {users.map((u) => (
-          <tr>
-            <th scope="row">
-              {u.username}
-              {u.id === me && <span class="muted">&nbsp;(you)</span>}
-            </th>
-            <td>{u.email || <span class="muted">—</span>}</td>
-            <td>{u.last_login ? formatTime(u.last_login) : "never"}</td>
-            <td>
-              <RoleForm user={u} error={roleError?.id === u.id ? roleError.message : null} />
-            </td>
-          </tr>
-        ))}
-      </Table>
+      <div class="row spread">
+        <h2 id="people">Accounts</h2>
+        <LiveRegion
+          region="users-table"
+          on={[{ type: "AuditEvent", where: { resource_type: "user" } }]}
+        />
+      </div>
+      <div id="users-table">
+        <Table columns={COLUMNS}>
+          {users.map((u) => (
+            <tr>
+              <th scope="row">
+                {u.username}
+                {u.id === me && <span class="muted">&nbsp;(you)</span>}
+              </th>
+              <td>{u.email || <span class="muted">—</span>}</td>
+              <td>{u.last_login ? formatTime(u.last_login) : "never"}</td>
+              <td>
+                <RoleForm user={u} error={roleError?.id === u.id ? roleError.message : null} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </div>
     </section>
   );
 }

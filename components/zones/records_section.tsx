@@ -1,6 +1,7 @@
 import type { DnsRecord } from "@/lib/dns/dns_service.ts";
 import { RECORD_TYPES } from "@/lib/dns/rdata.ts";
 import { type Column, Table } from "@/components/table.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 
 const COLUMNS: Column[] = [
   { label: "Name" },
@@ -9,7 +10,10 @@ const COLUMNS: Column[] = [
   { label: "Value" },
 ];
 
-/** The zone's records with a type filter; operators get edit and delete links. */
+/**
+ * The zone's records with a type filter; operators get edit and delete links.
+ * Live: fetched again on the zone's `ZoneChanged`.
+ */
 export function RecordsSection(
   { zone, records, type, canEdit }: {
     zone: string;
@@ -23,15 +27,20 @@ export function RecordsSection(
     <section aria-labelledby="records">
       <div class="row spread">
         <h2 id="records">Records</h2>
-        <TypeFilter type={type} />
+        <div class="row">
+          <TypeFilter type={type} />
+          <LiveRegion region="records-table" on={[{ type: "ZoneChanged", where: { zone } }]} />
+        </div>
       </div>
-      {records.length === 0
-        ? (
-          <p class="empty">
-            {type ? `No ${type} record in this zone.` : "This zone has no records."}
-          </p>
-        )
-        : <RecordsTable zone={zone} records={records} canEdit={canEdit} />}
+      <div id="records-table">
+        {records.length === 0
+          ? (
+            <p class="empty">
+              {type ? `No ${type} record in this zone.` : "This zone has no records."}
+            </p>
+          )
+          : <RecordsTable zone={zone} records={records} canEdit={canEdit} />}
+      </div>
     </section>
   );
 }

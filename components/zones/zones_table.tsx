@@ -1,5 +1,6 @@
 import { formatCount, formatTime } from "@/components/format.ts";
 import { type Column, Table } from "@/components/table.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 import type { ZoneSummary } from "@/lib/dns/dns_service.ts";
 
 const COLUMNS: Column[] = [
@@ -8,22 +9,27 @@ const COLUMNS: Column[] = [
   { label: "Changed" },
 ];
 
-/** The authoritative zones, each linking to its page. */
+/** The authoritative zones, each linking to its page; live: fetched again on `ZoneChanged`. */
 export function ZonesTable({ zones, canEdit }: { zones: ZoneSummary[]; canEdit: boolean }) {
   return (
     <section aria-labelledby="zones">
-      <h2 id="zones">Authoritative zones</h2>
-      {zones.length === 0
-        ? (
-          <p class="empty">
-            No zone yet. {canEdit ? "Create one or import a zone file below." : ""}
-          </p>
-        )
-        : (
-          <Table columns={COLUMNS}>
-            {zones.map((z) => <ZoneRow key={z.name} zone={z} />)}
-          </Table>
-        )}
+      <div class="row spread">
+        <h2 id="zones">Authoritative zones</h2>
+        <LiveRegion region="zones-table" on={[{ type: "ZoneChanged" }]} />
+      </div>
+      <div id="zones-table">
+        {zones.length === 0
+          ? (
+            <p class="empty">
+              No zone yet. {canEdit ? "Create one or import a zone file below." : ""}
+            </p>
+          )
+          : (
+            <Table columns={COLUMNS}>
+              {zones.map((z) => <ZoneRow key={z.name} zone={z} />)}
+            </Table>
+          )}
+      </div>
     </section>
   );
 }

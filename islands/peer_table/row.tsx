@@ -6,8 +6,9 @@ const BADGE: Record<string, string> = { enabled: "ok", disabled: "warn", revoked
 
 /** One peer; it reads its own signals, so a handshake event re-renders this row only. */
 export function Row(
-  { e, now, iface }: { e: Entry; now: Signal<number>; iface: [string, string] | null },
+  { e, now, showInterface }: { e: Entry; now: Signal<number>; showInterface: boolean },
 ) {
+  const iface = showInterface ? e.iface : null;
   const t = e.live.value;
   const r = e.row;
   const nowMs = t.hs ? now.value : 0;

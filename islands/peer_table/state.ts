@@ -1,7 +1,9 @@
-import { computed, signal } from "@preact/signals";
+import { batch, computed, type Signal, signal } from "@preact/signals";
 import { useEffect, useMemo } from "preact/hooks";
 import { subscribe } from "../_runtime/event_stream.ts";
-import type { Entry, Live, PeerTableProps } from "./types.ts";
+import { coalesced, matches, perFrame } from "../_runtime/schedule.ts";
+import { freshProps } from "./refetch.ts";
+import type { Entry, Live, PeerRow, PeerTableProps } from "./types.ts";
 
 /** The `PeerHandshake` event payload, as the table reads it (a type: payloads are records). */
 type Handshake = {
@@ -11,39 +13,100 @@ type Handshake = {
   tx_bytes: number;
 };
 
+function keyOf(row: PeerRow, ifaces: [string, string][]): string {
+  return `${row.name}\n${row.address}\n${ifaces[row.iface]?.join("\n")}\n${row.status}`;
+}
+
+function entryOf(
+  row: PeerRow,
+  ifaces: [string, string][],
+  filter: Signal<string>,
+  live?: Signal<Live>,
+): Entry {
+  const iface = ifaces[row.iface] ?? null;
+  const hay = `${row.name}\n${row.address}\n${iface?.[1] ?? ""}\n${row.status}`.toLowerCase();
+  return {
+    row,
+    iface,
+    key: keyOf(row, ifaces),
+    live: live ?? signal<Live>({ hs: row.hs ?? null, rx: row.rx ?? null, tx: row.tx ?? null }),
+    shown: computed(() => filter.value === "" || hay.includes(filter.value)),
+  };
+}
+
+/** Takes the render's telemetry when it is newer than what the row's signal holds. */
+function adopt(e: Entry, row: PeerRow): void {
+  const cur = e.live.value;
+  if (!row.hs || (cur.hs && cur.hs > row.hs)) return;
+  if (cur.hs === row.hs && cur.rx === (row.rx ?? null) && cur.tx === (row.tx ?? null)) return;
+  e.live.value = { hs: row.hs, rx: row.rx ?? null, tx: row.tx ?? null };
+}
+
 /**
- * The table's signals, made once: a signal per row, patched from
- * `PeerHandshake` events by peer id, a clock for the relative times, and the
- * search text, which each row's own `shown` follows.
+ * The table's signals, made once: the list of entries (each with a signal
+ * patched from `PeerHandshake` events by peer id), a clock for the relative
+ * times, the caption, and the search text, which each row's own `shown`
+ * follows. Handshakes are applied once per animation frame, in one batch.
  */
 export function usePeerTableState(props: PeerTableProps) {
   const state = useMemo(() => {
     const filter = signal("");
     const now = signal(props.now);
-    const entries: Entry[] = props.rows.map((row) => {
-      const iface = props.ifaces[row.iface]?.[1] ?? "";
-      const hay = `${row.name}\n${row.address}\n${iface}\n${row.status}`.toLowerCase();
-      return {
-        row,
-        live: signal<Live>({ hs: row.hs ?? null, rx: row.rx ?? null, tx: row.tx ?? null }),
-        shown: computed(() => filter.value === "" || hay.includes(filter.value)),
-      };
-    });
-    const byId = new Map(entries.map((e) => [e.row.id, e]));
-    const shownCount = computed(() => entries.filter((e) => e.shown.value).length);
-    return { filter, now, entries, byId, shownCount };
+    const caption = signal(props.caption);
+    const stale = signal(false);
+    const entries = signal(props.rows.map((r) => entryOf(r, props.ifaces, filter)));
+    const byId = new Map(entries.value.map((e) => [e.row.id, e]));
+    const shownCount = computed(() => entries.value.filter((e) => e.shown.value).length);
+    /** Rows of a fresh render replace the list; a row unchanged keeps its entry and signals. */
+    const reconcile = (fresh: PeerTableProps) => {
+      const next = fresh.rows.map((row) => {
+        const old = byId.get(row.id);
+        const e = old && old.key === keyOf(row, fresh.ifaces)
+          ? old
+          : entryOf(row, fresh.ifaces, filter, old?.live);
+        adopt(e, row);
+        return e;
+      });
+      byId.clear();
+      for (const e of next) byId.set(e.row.id, e);
+      batch(() => {
+        entries.value = next;
+        caption.value = fresh.caption;
+      });
+    };
+    return { filter, now, caption, stale, entries, byId, shownCount, reconcile };
   }, []);
 
   useEffect(() => {
     const { now, byId, filter } = state;
     now.value = Date.now();
     const tick = setInterval(() => (now.value = Date.now()), 15_000);
-    const off = subscribe("PeerHandshake", (event) => {
+    const pending = new Map<string, Handshake>();
+    const flush = perFrame(() =>
+      batch(() => {
+        for (const p of pending.values()) {
+          const e = byId.get(p.id);
+          if (e) e.live.value = { hs: p.latest_handshake, rx: p.rx_bytes, tx: p.tx_bytes };
+        }
+        pending.clear();
+      })
+    );
+    const offs = [subscribe("PeerHandshake", (event) => {
       const p = event.payload as Handshake;
-      const e = byId.get(p.id);
-      if (!e) return;
-      e.live.value = { hs: p.latest_handshake, rx: p.rx_bytes, tx: p.tx_bytes };
+      pending.set(p.id, p);
+      flush();
+    })];
+    const refresh = coalesced(async () => {
+      const fresh = await freshProps();
+      if (fresh === "unchanged") return;
+      state.stale.value = fresh === null;
+      if (fresh) state.reconcile(fresh);
     });
+    for (const t of props.refreshOn ?? []) {
+      offs.push(subscribe(t.type, (e) => {
+        if (matches(e.payload, t.where)) refresh();
+      }));
+    }
     const input = props.searchInput
       ? document.getElementById(props.searchInput) as HTMLInputElement | null
       : null;
@@ -51,7 +114,7 @@ export function usePeerTableState(props: PeerTableProps) {
     input?.addEventListener("input", onInput);
     return () => {
       clearInterval(tick);
-      off();
+      offs.forEach((off) => off());
       input?.removeEventListener("input", onInput);
     };
   }, []);

@@ -1,4 +1,5 @@
 import type { ReadonlySignal, Signal } from "@preact/signals";
+import type { LiveTrigger } from "../_runtime/schedule.ts";
 
 /**
  * One peer as the table needs it. Rows cross to the browser as JSON inside an
@@ -31,6 +32,11 @@ export interface PeerTableProps {
   totals?: boolean;
   /** Shown instead of the table when there are no rows. */
   empty: string;
+  /**
+   * Events after which the rows are read again from a fresh render of the
+   * page (its own filters and search apply); none: handshakes only.
+   */
+  refreshOn?: LiveTrigger[];
 }
 
 /** A row's telemetry as last reported (null: never). */
@@ -43,6 +49,10 @@ export interface Live {
 /** A row with its own signals: its telemetry and whether the search shows it. */
 export interface Entry {
   row: PeerRow;
+  /** The interface's [id, name], or null when unknown. */
+  iface: [string, string] | null;
+  /** What the row shows apart from telemetry; an entry is kept while this stays the same. */
+  key: string;
   live: Signal<Live>;
   shown: ReadonlySignal<boolean>;
 }

@@ -1,6 +1,7 @@
 import { Badge } from "@/components/badge.tsx";
 import { formatCount } from "@/components/format.ts";
 import { Page } from "@/components/page.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 import type { AttestSnapshot } from "@/lib/attest/rates.ts";
 import type { AuditRecord } from "@/lib/audit/audit.ts";
 import type { CheckStatus, DiagnosticsReport, SubsystemReport } from "@/lib/system/diagnostics.ts";
@@ -116,8 +117,12 @@ export default function Overview({ data }: PageProps<Data>) {
         </ul>
       </section>
       <section aria-labelledby="counts">
-        <h2 id="counts">Counts</h2>
-        <dl class="stats">
+        <div class="row spread">
+          <h2 id="counts">Counts</h2>
+          {/* Every change that moves a count is audited: one event type covers them all. */}
+          <LiveRegion region="overview-counts" on={[{ type: "AuditEvent" }]} />
+        </div>
+        <dl class="stats" id="overview-counts">
           {data.counts.map(([label, value, href]) => (
             <Stat label={label} value={value} href={href} />
           ))}

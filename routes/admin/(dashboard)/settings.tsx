@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Page } from "@/components/page.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import { FieldErrors } from "@/lib/errors.ts";
 import type { Setting } from "@/lib/settings/settings.ts";
@@ -115,11 +116,18 @@ export default function Settings({ data }: PageProps<Data>) {
       </div>
     );
   };
+  // Live: the card is rendered again on `SettingsChanged`, unless a field has been edited.
+  const header = (
+    <div class="row spread">
+      <h1>Settings</h1>
+      <LiveRegion region="settings-card" on={[{ type: "SettingsChanged" }]} />
+    </div>
+  );
   return (
-    <Page header={<h1>Settings</h1>} notice={data.saved ? "Settings saved." : null}>
+    <Page header={header} notice={data.saved ? "Settings saved." : null}>
       {data.canEdit
         ? (
-          <form method="post" class="card stack" aria-label="WireGuard endpoint">
+          <form method="post" class="card stack" aria-label="WireGuard endpoint" id="settings-card">
             <h2>WireGuard endpoint</h2>
             {data.settings.map(field)}
             <button type="submit" class="primary">Save</button>
@@ -127,7 +135,7 @@ export default function Settings({ data }: PageProps<Data>) {
         )
         : (
           // Read-only for other roles: values in disabled fields, and no form to submit.
-          <section class="card stack" aria-label="WireGuard endpoint">
+          <section class="card stack" aria-label="WireGuard endpoint" id="settings-card">
             <h2>WireGuard endpoint</h2>
             {data.settings.map(field)}
             <p class="muted">Only administrators can change settings.</p>

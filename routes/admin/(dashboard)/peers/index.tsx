@@ -114,6 +114,7 @@ export default function Peers({ data, url }: PageProps<Data>) {
             }, with live handshakes and transfer`}
             showInterface
             searchInput="peer-q"
+            refreshOn={[{ type: "PeerChanged" }, { type: "InterfaceChanged" }]}
             empty={filtered ? "No peer matches this filter." : "No peers yet."}
           />
         )}

@@ -133,6 +133,10 @@ export default function Peer({ data }: PageProps<Data>) {
           caption="Latest handshake and transfer"
           showInterface
           empty=""
+          refreshOn={[
+            { type: "PeerChanged", where: { id: peer.id } },
+            { type: "InterfaceChanged", where: { id: peer.interface_id } },
+          ]}
         />
       </section>
       <PeerFacts peer={peer} />
