@@ -38,6 +38,7 @@ browserTest(NAME, async (browser) => {
     "Audit",
     "Attestation",
     "Diagnostics",
+    "Reconcile",
     "Settings",
     "API tokens",
     "Password",
@@ -57,6 +58,8 @@ browserTest(NAME, async (browser) => {
     "/firewall",
     "/audit",
     "/attestation",
+    "/diagnostics",
+    "/reconcile",
     "/settings",
   ];
   for (const path of pages) {
