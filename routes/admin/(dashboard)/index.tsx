@@ -81,6 +81,36 @@ function Stat({ label, value, href }: { label: string; value: number | string; h
   );
 }
 
+/** The diagnostics summary: the overall status and one card per subsystem, each linking to its checks. */
+function Health({ status, subsystems }: Pick<Data, "status" | "subsystems">) {
+  return (
+    <section aria-labelledby="health">
+      <div class="row spread">
+        <h2 id="health">Health</h2>
+        <p>
+          Overall <Badge status={status} /> <a href="/diagnostics">All checks →</a>
+        </p>
+      </div>
+      <ul class="health-grid">
+        {subsystems.map((s) => (
+          <li class={`health-card ${s.status}`} data-subsystem={s.name}>
+            <div class="row spread">
+              <a
+                href={`/diagnostics?subsystem=${encodeURIComponent(s.name)}`}
+                class="health-name"
+              >
+                {s.name}
+              </a>
+              <Badge status={s.status} />
+            </div>
+            <p>{s.message}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function Overview({ data }: PageProps<Data>) {
   const a = data.attest;
   return (
@@ -92,30 +122,7 @@ export default function Overview({ data }: PageProps<Data>) {
         </div>
       }
     >
-      <section aria-labelledby="health">
-        <div class="row spread">
-          <h2 id="health">Health</h2>
-          <p>
-            Overall <Badge status={data.status} /> <a href="/diagnostics">All checks →</a>
-          </p>
-        </div>
-        <ul class="health-grid">
-          {data.subsystems.map((s) => (
-            <li class={`health-card ${s.status}`} data-subsystem={s.name}>
-              <div class="row spread">
-                <a
-                  href={`/diagnostics?subsystem=${encodeURIComponent(s.name)}`}
-                  class="health-name"
-                >
-                  {s.name}
-                </a>
-                <Badge status={s.status} />
-              </div>
-              <p>{s.message}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <Health status={data.status} subsystems={data.subsystems} />
       <section aria-labelledby="counts">
         <div class="row spread">
           <h2 id="counts">Counts</h2>
