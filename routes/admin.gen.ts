@@ -46,59 +46,62 @@ import * as $42 from "./admin/(dashboard)/zones/index.tsx";
 import * as $43 from "./admin/_app.tsx";
 import * as $44 from "./admin/_middleware.ts";
 import * as $45 from "./admin/api/v1/_middleware.ts";
-import * as $46 from "./admin/api/v1/audit.ts";
-import * as $47 from "./admin/api/v1/auth/login.ts";
-import * as $48 from "./admin/api/v1/auth/logout.ts";
-import * as $49 from "./admin/api/v1/auth/password.ts";
-import * as $50 from "./admin/api/v1/auth/session.ts";
-import * as $51 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $52 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $53 from "./admin/api/v1/backups/[id].ts";
-import * as $54 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $55 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $56 from "./admin/api/v1/backups/create.ts";
-import * as $57 from "./admin/api/v1/backups/index.ts";
-import * as $58 from "./admin/api/v1/cli/execute.ts";
-import * as $59 from "./admin/api/v1/client-profiles/index.ts";
-import * as $60 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $61 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $62 from "./admin/api/v1/diagnostics/all.ts";
-import * as $63 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $64 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $65 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $66 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $67 from "./admin/api/v1/interfaces/[id].ts";
-import * as $68 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $69 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $70 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $71 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $72 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $73 from "./admin/api/v1/interfaces/index.ts";
-import * as $74 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $75 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $76 from "./admin/api/v1/networks/[id].ts";
-import * as $77 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $78 from "./admin/api/v1/networks/index.ts";
-import * as $79 from "./admin/api/v1/openapi.json.ts";
-import * as $80 from "./admin/api/v1/peers/[id].ts";
-import * as $81 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $82 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $83 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $84 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $85 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $86 from "./admin/api/v1/peers/index.ts";
-import * as $87 from "./admin/api/v1/reconcile/apply.ts";
-import * as $88 from "./admin/api/v1/reconcile/plan.ts";
-import * as $89 from "./admin/api/v1/routes/[id].ts";
-import * as $90 from "./admin/api/v1/routes/index.ts";
-import * as $91 from "./admin/api/v1/system/health.ts";
-import * as $92 from "./admin/api/v1/system/index.ts";
-import * as $93 from "./admin/api/v1/system/settings.ts";
-import * as $94 from "./admin/api/v1/system/version.ts";
-import * as $95 from "./admin/api/v1/ws.ts";
-import * as $96 from "./admin/login.tsx";
-import * as $97 from "./admin/logout.ts";
-import * as $98 from "./admin/static/[...path].ts";
+import * as $46 from "./admin/api/v1/attest/sites/[id].ts";
+import * as $47 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
+import * as $48 from "./admin/api/v1/attest/sites/index.ts";
+import * as $49 from "./admin/api/v1/audit.ts";
+import * as $50 from "./admin/api/v1/auth/login.ts";
+import * as $51 from "./admin/api/v1/auth/logout.ts";
+import * as $52 from "./admin/api/v1/auth/password.ts";
+import * as $53 from "./admin/api/v1/auth/session.ts";
+import * as $54 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $55 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $56 from "./admin/api/v1/backups/[id].ts";
+import * as $57 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $58 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $59 from "./admin/api/v1/backups/create.ts";
+import * as $60 from "./admin/api/v1/backups/index.ts";
+import * as $61 from "./admin/api/v1/cli/execute.ts";
+import * as $62 from "./admin/api/v1/client-profiles/index.ts";
+import * as $63 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $64 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $65 from "./admin/api/v1/diagnostics/all.ts";
+import * as $66 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $67 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $68 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $69 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $70 from "./admin/api/v1/interfaces/[id].ts";
+import * as $71 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $72 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $73 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $74 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $75 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $76 from "./admin/api/v1/interfaces/index.ts";
+import * as $77 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $78 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $79 from "./admin/api/v1/networks/[id].ts";
+import * as $80 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $81 from "./admin/api/v1/networks/index.ts";
+import * as $82 from "./admin/api/v1/openapi.json.ts";
+import * as $83 from "./admin/api/v1/peers/[id].ts";
+import * as $84 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $85 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $86 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $87 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $88 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $89 from "./admin/api/v1/peers/index.ts";
+import * as $90 from "./admin/api/v1/reconcile/apply.ts";
+import * as $91 from "./admin/api/v1/reconcile/plan.ts";
+import * as $92 from "./admin/api/v1/routes/[id].ts";
+import * as $93 from "./admin/api/v1/routes/index.ts";
+import * as $94 from "./admin/api/v1/system/health.ts";
+import * as $95 from "./admin/api/v1/system/index.ts";
+import * as $96 from "./admin/api/v1/system/settings.ts";
+import * as $97 from "./admin/api/v1/system/version.ts";
+import * as $98 from "./admin/api/v1/ws.ts";
+import * as $99 from "./admin/login.tsx";
+import * as $100 from "./admin/logout.ts";
+import * as $101 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -148,57 +151,60 @@ export const routes: Record<string, RouteModule> = {
   "_app.tsx": $43,
   "_middleware.ts": $44,
   "api/v1/_middleware.ts": $45,
-  "api/v1/audit.ts": $46,
-  "api/v1/auth/login.ts": $47,
-  "api/v1/auth/logout.ts": $48,
-  "api/v1/auth/password.ts": $49,
-  "api/v1/auth/session.ts": $50,
-  "api/v1/auth/tokens/[id].ts": $51,
-  "api/v1/auth/tokens/index.ts": $52,
-  "api/v1/backups/[id].ts": $53,
-  "api/v1/backups/[id]/download.ts": $54,
-  "api/v1/backups/[id]/restore.ts": $55,
-  "api/v1/backups/create.ts": $56,
-  "api/v1/backups/index.ts": $57,
-  "api/v1/cli/execute.ts": $58,
-  "api/v1/client-profiles/index.ts": $59,
-  "api/v1/client-profiles/resolve.ts": $60,
-  "api/v1/diagnostics/[subsystem].ts": $61,
-  "api/v1/diagnostics/all.ts": $62,
-  "api/v1/firewall/rules/[id].ts": $63,
-  "api/v1/firewall/rules/[id]/disable.ts": $64,
-  "api/v1/firewall/rules/[id]/enable.ts": $65,
-  "api/v1/firewall/rules/index.ts": $66,
-  "api/v1/interfaces/[id].ts": $67,
-  "api/v1/interfaces/[id]/disable.ts": $68,
-  "api/v1/interfaces/[id]/enable.ts": $69,
-  "api/v1/interfaces/[id]/peers.ts": $70,
-  "api/v1/interfaces/[id]/restart.ts": $71,
-  "api/v1/interfaces/[id]/status.ts": $72,
-  "api/v1/interfaces/index.ts": $73,
-  "api/v1/interfaces/upstreams/import.ts": $74,
-  "api/v1/interfaces/upstreams/preview.ts": $75,
-  "api/v1/networks/[id].ts": $76,
-  "api/v1/networks/[id]/available.ts": $77,
-  "api/v1/networks/index.ts": $78,
-  "api/v1/openapi.json.ts": $79,
-  "api/v1/peers/[id].ts": $80,
-  "api/v1/peers/[id]/config.ts": $81,
-  "api/v1/peers/[id]/disable.ts": $82,
-  "api/v1/peers/[id]/enable.ts": $83,
-  "api/v1/peers/[id]/qr.ts": $84,
-  "api/v1/peers/[id]/revoke.ts": $85,
-  "api/v1/peers/index.ts": $86,
-  "api/v1/reconcile/apply.ts": $87,
-  "api/v1/reconcile/plan.ts": $88,
-  "api/v1/routes/[id].ts": $89,
-  "api/v1/routes/index.ts": $90,
-  "api/v1/system/health.ts": $91,
-  "api/v1/system/index.ts": $92,
-  "api/v1/system/settings.ts": $93,
-  "api/v1/system/version.ts": $94,
-  "api/v1/ws.ts": $95,
-  "login.tsx": $96,
-  "logout.ts": $97,
-  "static/[...path].ts": $98,
+  "api/v1/attest/sites/[id].ts": $46,
+  "api/v1/attest/sites/[id]/rotate-secret.ts": $47,
+  "api/v1/attest/sites/index.ts": $48,
+  "api/v1/audit.ts": $49,
+  "api/v1/auth/login.ts": $50,
+  "api/v1/auth/logout.ts": $51,
+  "api/v1/auth/password.ts": $52,
+  "api/v1/auth/session.ts": $53,
+  "api/v1/auth/tokens/[id].ts": $54,
+  "api/v1/auth/tokens/index.ts": $55,
+  "api/v1/backups/[id].ts": $56,
+  "api/v1/backups/[id]/download.ts": $57,
+  "api/v1/backups/[id]/restore.ts": $58,
+  "api/v1/backups/create.ts": $59,
+  "api/v1/backups/index.ts": $60,
+  "api/v1/cli/execute.ts": $61,
+  "api/v1/client-profiles/index.ts": $62,
+  "api/v1/client-profiles/resolve.ts": $63,
+  "api/v1/diagnostics/[subsystem].ts": $64,
+  "api/v1/diagnostics/all.ts": $65,
+  "api/v1/firewall/rules/[id].ts": $66,
+  "api/v1/firewall/rules/[id]/disable.ts": $67,
+  "api/v1/firewall/rules/[id]/enable.ts": $68,
+  "api/v1/firewall/rules/index.ts": $69,
+  "api/v1/interfaces/[id].ts": $70,
+  "api/v1/interfaces/[id]/disable.ts": $71,
+  "api/v1/interfaces/[id]/enable.ts": $72,
+  "api/v1/interfaces/[id]/peers.ts": $73,
+  "api/v1/interfaces/[id]/restart.ts": $74,
+  "api/v1/interfaces/[id]/status.ts": $75,
+  "api/v1/interfaces/index.ts": $76,
+  "api/v1/interfaces/upstreams/import.ts": $77,
+  "api/v1/interfaces/upstreams/preview.ts": $78,
+  "api/v1/networks/[id].ts": $79,
+  "api/v1/networks/[id]/available.ts": $80,
+  "api/v1/networks/index.ts": $81,
+  "api/v1/openapi.json.ts": $82,
+  "api/v1/peers/[id].ts": $83,
+  "api/v1/peers/[id]/config.ts": $84,
+  "api/v1/peers/[id]/disable.ts": $85,
+  "api/v1/peers/[id]/enable.ts": $86,
+  "api/v1/peers/[id]/qr.ts": $87,
+  "api/v1/peers/[id]/revoke.ts": $88,
+  "api/v1/peers/index.ts": $89,
+  "api/v1/reconcile/apply.ts": $90,
+  "api/v1/reconcile/plan.ts": $91,
+  "api/v1/routes/[id].ts": $92,
+  "api/v1/routes/index.ts": $93,
+  "api/v1/system/health.ts": $94,
+  "api/v1/system/index.ts": $95,
+  "api/v1/system/settings.ts": $96,
+  "api/v1/system/version.ts": $97,
+  "api/v1/ws.ts": $98,
+  "login.tsx": $99,
+  "logout.ts": $100,
+  "static/[...path].ts": $101,
 };
