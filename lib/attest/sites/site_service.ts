@@ -12,7 +12,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { randomToken, safeEqual, sha256Hex } from "../../auth/secret.ts";
 import type { Transactor } from "../../store/transactor.ts";
 import { randomHex } from "../random_pool.ts";
-import { SITE_SLOTS } from "./site_counters.ts";
+import { SITE_SLOTS, type SiteFigures } from "./site_counters.ts";
 import type { SiteDirectory } from "./site_directory.ts";
 import type { SiteRepo, SiteRow } from "./site_repo.ts";
 import {
@@ -87,9 +87,12 @@ export class SiteService {
     return siteView(this.#require(id));
   }
 
-  /** The stored row with its counter slot, for the dashboard's figures. */
-  row(id: string): SiteRow {
-    return this.#require(id);
+  /** Every site with its figures since start (zeros for a site past SITE_SLOTS), for the dashboard. */
+  listWithFigures(): (SiteView & { figures: SiteFigures })[] {
+    return this.d.repo.all().map((r) => ({
+      ...siteView(r),
+      figures: this.d.directory.counters.figures(r.counter_slot),
+    }));
   }
 
   create(input: SiteInput, actor: string): SiteWithSecret {
