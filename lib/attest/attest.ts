@@ -131,6 +131,8 @@ export class AttestService {
       this.#cache?.forgetAll();
       Atomics.store(this.#sessionCount, 0, this.#sessions.count());
       Atomics.store(this.#maxChainLength, 0, this.#sessions.maxChainLength());
+      // The restored store may hold other sites: every thread reloads them.
+      this.sites.changed();
       return result;
     } finally {
       this.#writeLock.unlock();

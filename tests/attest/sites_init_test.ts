@@ -156,3 +156,19 @@ Deno.test("attestation threads started before a site was registered accept its k
     assertEquals((await init(t.attest, site.site_key, SHOP)).status, 400);
   }
 });
+
+Deno.test("a restore that brings back a deleted site makes the attestation threads accept its key again", async () => {
+  await using t = await startTestServer({ env: { PALISADE_ATTEST_WORKERS: "2" } });
+  const site = await addSite(t);
+  const api = apiClient(t.admin, { cookie: await t.login() });
+  const backup = await api.post("/backups/create", {});
+  assertEquals(backup.status, 201);
+  assertEquals((await api.del(`/attest/sites/${site.id}`)).status, 200);
+  for (let i = 0; i < 4; i++) {
+    assertEquals((await init(t.attest, site.site_key, SHOP)).status, 400);
+  }
+  assertEquals((await api.post(`/backups/${backup.body.id}/restore`)).status, 200);
+  for (let i = 0; i < 6; i++) {
+    assertEquals((await init(t.attest, site.site_key, SHOP)).status, 200);
+  }
+});

@@ -60,15 +60,8 @@ export function checkOrigins(origins: unknown, what: string): string[] {
       "origins",
     );
   }
-  const out = origins.map((o, i) => checkOrigin(o, `origins[${i}]`, what));
-  const seen = new Set<string>();
-  out.forEach((o, i) => {
-    if (seen.has(o)) {
-      throw new ValidationError(`${what}: origins[${i}] "${o}" is listed twice`, `origins[${i}]`);
-    }
-    seen.add(o);
-  });
-  return out;
+  // Listed twice is harmless: kept once, in the order given.
+  return [...new Set(origins.map((o, i) => checkOrigin(o, `origins[${i}]`, what)))];
 }
 
 export function checkIntegerIn(
