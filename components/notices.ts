@@ -42,6 +42,8 @@ export const NOTICES = {
       "ZSK rollover started: the new key is published now and signs after the DNSKEY TTL and the propagation delay; the old one leaves after the longest TTL and the delay.",
   },
   networks: { deleted: "Network deleted." },
+  sites: { deleted: "Site deleted: its key and secret no longer work." },
+  site: { updated: "Site saved." },
   network: { created: "Network created." },
   routes: { created: "Route created.", deleted: "Route deleted." },
   firewall: {

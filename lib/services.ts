@@ -10,6 +10,8 @@ import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
 import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
 import { createAttestShared } from "./attest/shared.ts";
+import { SqliteSiteRepo } from "./attest/sites/site_repo.ts";
+import { SiteService } from "./attest/sites/site_service.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
 import { AuthService } from "./auth/auth.ts";
@@ -68,6 +70,8 @@ export interface Services {
   attest: AttestService;
   /** Attestation rates for the dashboard; emits `AttestStats` when a figure changes. */
   attestRates: AttestRates;
+  /** Attestation sites (docs/attestation_sites.md). */
+  attestSites: SiteService;
   dns: DnsService;
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
@@ -148,8 +152,10 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
     sessions: sessions.count(),
     maxChainLength: sessions.maxChainLength(),
   });
+  const siteRepo = new SqliteSiteRepo(store);
   const attest = new AttestService({
     sessions,
+    sites: siteRepo,
     tx: store,
     core: core ?? await loadCore(),
     clock,
@@ -166,7 +172,10 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
       rejected: attest.counters.rejectedTotal,
     }),
   });
-  return { attest, attestRates };
+  const { events, audit } = c;
+  const directory = attest.sites;
+  const sites = new SiteService({ repo: siteRepo, tx: store, audit, events, clock, directory });
+  return { attest, attestRates, attestSites: sites };
 }
 
 /** Zones and records, and the in-memory index the DNS listener answers from. */
@@ -247,7 +256,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { users, sessions, auth, jwt } = authServices(common);
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
-  const { attest, attestRates } = await attestServices(common, system, opts.core);
+  const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
   const tunnels = tunnelServices(common, system, settings, opts.driver);
@@ -280,6 +289,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     system,
     attest,
     attestRates,
+    attestSites,
     dns,
     dnsResponder,
     dnsRuntime,

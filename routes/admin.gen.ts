@@ -3,202 +3,216 @@ import type { RouteModule } from "../server/http/define.ts";
 import * as $0 from "./admin/(dashboard)/_layout.tsx";
 import * as $1 from "./admin/(dashboard)/account/password.tsx";
 import * as $2 from "./admin/(dashboard)/attestation.tsx";
-import * as $3 from "./admin/(dashboard)/audit.tsx";
-import * as $4 from "./admin/(dashboard)/backups/[id]/delete.tsx";
-import * as $5 from "./admin/(dashboard)/backups/[id]/download.tsx";
-import * as $6 from "./admin/(dashboard)/backups/[id]/restore.tsx";
-import * as $7 from "./admin/(dashboard)/backups/index.tsx";
-import * as $8 from "./admin/(dashboard)/console.tsx";
-import * as $9 from "./admin/(dashboard)/diagnostics.tsx";
-import * as $10 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
-import * as $11 from "./admin/(dashboard)/firewall/index.tsx";
-import * as $12 from "./admin/(dashboard)/index.tsx";
-import * as $13 from "./admin/(dashboard)/networks/[id]/delete.tsx";
-import * as $14 from "./admin/(dashboard)/networks/[id]/index.tsx";
-import * as $15 from "./admin/(dashboard)/networks/index.tsx";
-import * as $16 from "./admin/(dashboard)/peers/[id]/config.tsx";
-import * as $17 from "./admin/(dashboard)/peers/[id]/delete.tsx";
-import * as $18 from "./admin/(dashboard)/peers/[id]/index.tsx";
-import * as $19 from "./admin/(dashboard)/peers/[id]/qr.tsx";
-import * as $20 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
-import * as $21 from "./admin/(dashboard)/peers/index.tsx";
-import * as $22 from "./admin/(dashboard)/peers/new.tsx";
-import * as $23 from "./admin/(dashboard)/reconcile/apply.tsx";
-import * as $24 from "./admin/(dashboard)/reconcile/index.tsx";
-import * as $25 from "./admin/(dashboard)/routes/[id]/delete.tsx";
-import * as $26 from "./admin/(dashboard)/routes/index.tsx";
-import * as $27 from "./admin/(dashboard)/settings.tsx";
-import * as $28 from "./admin/(dashboard)/tokens/[id]/revoke.tsx";
-import * as $29 from "./admin/(dashboard)/tokens/index.tsx";
-import * as $30 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
-import * as $31 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
-import * as $32 from "./admin/(dashboard)/tunnels/import.tsx";
-import * as $33 from "./admin/(dashboard)/tunnels/index.tsx";
-import * as $34 from "./admin/(dashboard)/users.tsx";
-import * as $35 from "./admin/(dashboard)/zones/[name]/delete.tsx";
-import * as $36 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
-import * as $37 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
-import * as $38 from "./admin/(dashboard)/zones/[name]/export.tsx";
-import * as $39 from "./admin/(dashboard)/zones/[name]/index.tsx";
-import * as $40 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
-import * as $41 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
-import * as $42 from "./admin/(dashboard)/zones/index.tsx";
-import * as $43 from "./admin/_app.tsx";
-import * as $44 from "./admin/_middleware.ts";
-import * as $45 from "./admin/api/v1/_middleware.ts";
-import * as $46 from "./admin/api/v1/audit.ts";
-import * as $47 from "./admin/api/v1/auth/login.ts";
-import * as $48 from "./admin/api/v1/auth/logout.ts";
-import * as $49 from "./admin/api/v1/auth/password.ts";
-import * as $50 from "./admin/api/v1/auth/session.ts";
-import * as $51 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $52 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $53 from "./admin/api/v1/backups/[id].ts";
-import * as $54 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $55 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $56 from "./admin/api/v1/backups/create.ts";
-import * as $57 from "./admin/api/v1/backups/index.ts";
-import * as $58 from "./admin/api/v1/cli/execute.ts";
-import * as $59 from "./admin/api/v1/client-profiles/index.ts";
-import * as $60 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $61 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $62 from "./admin/api/v1/diagnostics/all.ts";
-import * as $63 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $64 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $65 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $66 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $67 from "./admin/api/v1/interfaces/[id].ts";
-import * as $68 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $69 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $70 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $71 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $72 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $73 from "./admin/api/v1/interfaces/index.ts";
-import * as $74 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $75 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $76 from "./admin/api/v1/networks/[id].ts";
-import * as $77 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $78 from "./admin/api/v1/networks/index.ts";
-import * as $79 from "./admin/api/v1/openapi.json.ts";
-import * as $80 from "./admin/api/v1/peers/[id].ts";
-import * as $81 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $82 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $83 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $84 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $85 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $86 from "./admin/api/v1/peers/index.ts";
-import * as $87 from "./admin/api/v1/reconcile/apply.ts";
-import * as $88 from "./admin/api/v1/reconcile/plan.ts";
-import * as $89 from "./admin/api/v1/routes/[id].ts";
-import * as $90 from "./admin/api/v1/routes/index.ts";
-import * as $91 from "./admin/api/v1/system/health.ts";
-import * as $92 from "./admin/api/v1/system/index.ts";
-import * as $93 from "./admin/api/v1/system/settings.ts";
-import * as $94 from "./admin/api/v1/system/version.ts";
-import * as $95 from "./admin/api/v1/ws.ts";
-import * as $96 from "./admin/login.tsx";
-import * as $97 from "./admin/logout.ts";
-import * as $98 from "./admin/static/[...path].ts";
+import * as $3 from "./admin/(dashboard)/attestation/sites/[id]/delete.tsx";
+import * as $4 from "./admin/(dashboard)/attestation/sites/[id]/index.tsx";
+import * as $5 from "./admin/(dashboard)/attestation/sites/[id]/rotate.tsx";
+import * as $6 from "./admin/(dashboard)/attestation/sites/index.tsx";
+import * as $7 from "./admin/(dashboard)/audit.tsx";
+import * as $8 from "./admin/(dashboard)/backups/[id]/delete.tsx";
+import * as $9 from "./admin/(dashboard)/backups/[id]/download.tsx";
+import * as $10 from "./admin/(dashboard)/backups/[id]/restore.tsx";
+import * as $11 from "./admin/(dashboard)/backups/index.tsx";
+import * as $12 from "./admin/(dashboard)/console.tsx";
+import * as $13 from "./admin/(dashboard)/diagnostics.tsx";
+import * as $14 from "./admin/(dashboard)/firewall/[id]/delete.tsx";
+import * as $15 from "./admin/(dashboard)/firewall/index.tsx";
+import * as $16 from "./admin/(dashboard)/index.tsx";
+import * as $17 from "./admin/(dashboard)/networks/[id]/delete.tsx";
+import * as $18 from "./admin/(dashboard)/networks/[id]/index.tsx";
+import * as $19 from "./admin/(dashboard)/networks/index.tsx";
+import * as $20 from "./admin/(dashboard)/peers/[id]/config.tsx";
+import * as $21 from "./admin/(dashboard)/peers/[id]/delete.tsx";
+import * as $22 from "./admin/(dashboard)/peers/[id]/index.tsx";
+import * as $23 from "./admin/(dashboard)/peers/[id]/qr.tsx";
+import * as $24 from "./admin/(dashboard)/peers/[id]/revoke.tsx";
+import * as $25 from "./admin/(dashboard)/peers/index.tsx";
+import * as $26 from "./admin/(dashboard)/peers/new.tsx";
+import * as $27 from "./admin/(dashboard)/reconcile/apply.tsx";
+import * as $28 from "./admin/(dashboard)/reconcile/index.tsx";
+import * as $29 from "./admin/(dashboard)/routes/[id]/delete.tsx";
+import * as $30 from "./admin/(dashboard)/routes/index.tsx";
+import * as $31 from "./admin/(dashboard)/settings.tsx";
+import * as $32 from "./admin/(dashboard)/tokens/[id]/revoke.tsx";
+import * as $33 from "./admin/(dashboard)/tokens/index.tsx";
+import * as $34 from "./admin/(dashboard)/tunnels/[id]/delete.tsx";
+import * as $35 from "./admin/(dashboard)/tunnels/[id]/index.tsx";
+import * as $36 from "./admin/(dashboard)/tunnels/import.tsx";
+import * as $37 from "./admin/(dashboard)/tunnels/index.tsx";
+import * as $38 from "./admin/(dashboard)/users.tsx";
+import * as $39 from "./admin/(dashboard)/zones/[name]/delete.tsx";
+import * as $40 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
+import * as $41 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
+import * as $42 from "./admin/(dashboard)/zones/[name]/export.tsx";
+import * as $43 from "./admin/(dashboard)/zones/[name]/index.tsx";
+import * as $44 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
+import * as $45 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
+import * as $46 from "./admin/(dashboard)/zones/index.tsx";
+import * as $47 from "./admin/_app.tsx";
+import * as $48 from "./admin/_middleware.ts";
+import * as $49 from "./admin/api/v1/_middleware.ts";
+import * as $50 from "./admin/api/v1/attest/sites/[id].ts";
+import * as $51 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
+import * as $52 from "./admin/api/v1/attest/sites/index.ts";
+import * as $53 from "./admin/api/v1/audit.ts";
+import * as $54 from "./admin/api/v1/auth/login.ts";
+import * as $55 from "./admin/api/v1/auth/logout.ts";
+import * as $56 from "./admin/api/v1/auth/password.ts";
+import * as $57 from "./admin/api/v1/auth/session.ts";
+import * as $58 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $59 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $60 from "./admin/api/v1/backups/[id].ts";
+import * as $61 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $62 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $63 from "./admin/api/v1/backups/create.ts";
+import * as $64 from "./admin/api/v1/backups/index.ts";
+import * as $65 from "./admin/api/v1/cli/execute.ts";
+import * as $66 from "./admin/api/v1/client-profiles/index.ts";
+import * as $67 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $68 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $69 from "./admin/api/v1/diagnostics/all.ts";
+import * as $70 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $71 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $72 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $73 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $74 from "./admin/api/v1/interfaces/[id].ts";
+import * as $75 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $76 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $77 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $78 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $79 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $80 from "./admin/api/v1/interfaces/index.ts";
+import * as $81 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $82 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $83 from "./admin/api/v1/networks/[id].ts";
+import * as $84 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $85 from "./admin/api/v1/networks/index.ts";
+import * as $86 from "./admin/api/v1/openapi.json.ts";
+import * as $87 from "./admin/api/v1/peers/[id].ts";
+import * as $88 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $89 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $90 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $91 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $92 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $93 from "./admin/api/v1/peers/index.ts";
+import * as $94 from "./admin/api/v1/reconcile/apply.ts";
+import * as $95 from "./admin/api/v1/reconcile/plan.ts";
+import * as $96 from "./admin/api/v1/routes/[id].ts";
+import * as $97 from "./admin/api/v1/routes/index.ts";
+import * as $98 from "./admin/api/v1/system/health.ts";
+import * as $99 from "./admin/api/v1/system/index.ts";
+import * as $100 from "./admin/api/v1/system/settings.ts";
+import * as $101 from "./admin/api/v1/system/version.ts";
+import * as $102 from "./admin/api/v1/ws.ts";
+import * as $103 from "./admin/login.tsx";
+import * as $104 from "./admin/logout.ts";
+import * as $105 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
   "(dashboard)/_layout.tsx": $0,
   "(dashboard)/account/password.tsx": $1,
   "(dashboard)/attestation.tsx": $2,
-  "(dashboard)/audit.tsx": $3,
-  "(dashboard)/backups/[id]/delete.tsx": $4,
-  "(dashboard)/backups/[id]/download.tsx": $5,
-  "(dashboard)/backups/[id]/restore.tsx": $6,
-  "(dashboard)/backups/index.tsx": $7,
-  "(dashboard)/console.tsx": $8,
-  "(dashboard)/diagnostics.tsx": $9,
-  "(dashboard)/firewall/[id]/delete.tsx": $10,
-  "(dashboard)/firewall/index.tsx": $11,
-  "(dashboard)/index.tsx": $12,
-  "(dashboard)/networks/[id]/delete.tsx": $13,
-  "(dashboard)/networks/[id]/index.tsx": $14,
-  "(dashboard)/networks/index.tsx": $15,
-  "(dashboard)/peers/[id]/config.tsx": $16,
-  "(dashboard)/peers/[id]/delete.tsx": $17,
-  "(dashboard)/peers/[id]/index.tsx": $18,
-  "(dashboard)/peers/[id]/qr.tsx": $19,
-  "(dashboard)/peers/[id]/revoke.tsx": $20,
-  "(dashboard)/peers/index.tsx": $21,
-  "(dashboard)/peers/new.tsx": $22,
-  "(dashboard)/reconcile/apply.tsx": $23,
-  "(dashboard)/reconcile/index.tsx": $24,
-  "(dashboard)/routes/[id]/delete.tsx": $25,
-  "(dashboard)/routes/index.tsx": $26,
-  "(dashboard)/settings.tsx": $27,
-  "(dashboard)/tokens/[id]/revoke.tsx": $28,
-  "(dashboard)/tokens/index.tsx": $29,
-  "(dashboard)/tunnels/[id]/delete.tsx": $30,
-  "(dashboard)/tunnels/[id]/index.tsx": $31,
-  "(dashboard)/tunnels/import.tsx": $32,
-  "(dashboard)/tunnels/index.tsx": $33,
-  "(dashboard)/users.tsx": $34,
-  "(dashboard)/zones/[name]/delete.tsx": $35,
-  "(dashboard)/zones/[name]/dnssec/disable.tsx": $36,
-  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $37,
-  "(dashboard)/zones/[name]/export.tsx": $38,
-  "(dashboard)/zones/[name]/index.tsx": $39,
-  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $40,
-  "(dashboard)/zones/[name]/records/[id]/index.tsx": $41,
-  "(dashboard)/zones/index.tsx": $42,
-  "_app.tsx": $43,
-  "_middleware.ts": $44,
-  "api/v1/_middleware.ts": $45,
-  "api/v1/audit.ts": $46,
-  "api/v1/auth/login.ts": $47,
-  "api/v1/auth/logout.ts": $48,
-  "api/v1/auth/password.ts": $49,
-  "api/v1/auth/session.ts": $50,
-  "api/v1/auth/tokens/[id].ts": $51,
-  "api/v1/auth/tokens/index.ts": $52,
-  "api/v1/backups/[id].ts": $53,
-  "api/v1/backups/[id]/download.ts": $54,
-  "api/v1/backups/[id]/restore.ts": $55,
-  "api/v1/backups/create.ts": $56,
-  "api/v1/backups/index.ts": $57,
-  "api/v1/cli/execute.ts": $58,
-  "api/v1/client-profiles/index.ts": $59,
-  "api/v1/client-profiles/resolve.ts": $60,
-  "api/v1/diagnostics/[subsystem].ts": $61,
-  "api/v1/diagnostics/all.ts": $62,
-  "api/v1/firewall/rules/[id].ts": $63,
-  "api/v1/firewall/rules/[id]/disable.ts": $64,
-  "api/v1/firewall/rules/[id]/enable.ts": $65,
-  "api/v1/firewall/rules/index.ts": $66,
-  "api/v1/interfaces/[id].ts": $67,
-  "api/v1/interfaces/[id]/disable.ts": $68,
-  "api/v1/interfaces/[id]/enable.ts": $69,
-  "api/v1/interfaces/[id]/peers.ts": $70,
-  "api/v1/interfaces/[id]/restart.ts": $71,
-  "api/v1/interfaces/[id]/status.ts": $72,
-  "api/v1/interfaces/index.ts": $73,
-  "api/v1/interfaces/upstreams/import.ts": $74,
-  "api/v1/interfaces/upstreams/preview.ts": $75,
-  "api/v1/networks/[id].ts": $76,
-  "api/v1/networks/[id]/available.ts": $77,
-  "api/v1/networks/index.ts": $78,
-  "api/v1/openapi.json.ts": $79,
-  "api/v1/peers/[id].ts": $80,
-  "api/v1/peers/[id]/config.ts": $81,
-  "api/v1/peers/[id]/disable.ts": $82,
-  "api/v1/peers/[id]/enable.ts": $83,
-  "api/v1/peers/[id]/qr.ts": $84,
-  "api/v1/peers/[id]/revoke.ts": $85,
-  "api/v1/peers/index.ts": $86,
-  "api/v1/reconcile/apply.ts": $87,
-  "api/v1/reconcile/plan.ts": $88,
-  "api/v1/routes/[id].ts": $89,
-  "api/v1/routes/index.ts": $90,
-  "api/v1/system/health.ts": $91,
-  "api/v1/system/index.ts": $92,
-  "api/v1/system/settings.ts": $93,
-  "api/v1/system/version.ts": $94,
-  "api/v1/ws.ts": $95,
-  "login.tsx": $96,
-  "logout.ts": $97,
-  "static/[...path].ts": $98,
+  "(dashboard)/attestation/sites/[id]/delete.tsx": $3,
+  "(dashboard)/attestation/sites/[id]/index.tsx": $4,
+  "(dashboard)/attestation/sites/[id]/rotate.tsx": $5,
+  "(dashboard)/attestation/sites/index.tsx": $6,
+  "(dashboard)/audit.tsx": $7,
+  "(dashboard)/backups/[id]/delete.tsx": $8,
+  "(dashboard)/backups/[id]/download.tsx": $9,
+  "(dashboard)/backups/[id]/restore.tsx": $10,
+  "(dashboard)/backups/index.tsx": $11,
+  "(dashboard)/console.tsx": $12,
+  "(dashboard)/diagnostics.tsx": $13,
+  "(dashboard)/firewall/[id]/delete.tsx": $14,
+  "(dashboard)/firewall/index.tsx": $15,
+  "(dashboard)/index.tsx": $16,
+  "(dashboard)/networks/[id]/delete.tsx": $17,
+  "(dashboard)/networks/[id]/index.tsx": $18,
+  "(dashboard)/networks/index.tsx": $19,
+  "(dashboard)/peers/[id]/config.tsx": $20,
+  "(dashboard)/peers/[id]/delete.tsx": $21,
+  "(dashboard)/peers/[id]/index.tsx": $22,
+  "(dashboard)/peers/[id]/qr.tsx": $23,
+  "(dashboard)/peers/[id]/revoke.tsx": $24,
+  "(dashboard)/peers/index.tsx": $25,
+  "(dashboard)/peers/new.tsx": $26,
+  "(dashboard)/reconcile/apply.tsx": $27,
+  "(dashboard)/reconcile/index.tsx": $28,
+  "(dashboard)/routes/[id]/delete.tsx": $29,
+  "(dashboard)/routes/index.tsx": $30,
+  "(dashboard)/settings.tsx": $31,
+  "(dashboard)/tokens/[id]/revoke.tsx": $32,
+  "(dashboard)/tokens/index.tsx": $33,
+  "(dashboard)/tunnels/[id]/delete.tsx": $34,
+  "(dashboard)/tunnels/[id]/index.tsx": $35,
+  "(dashboard)/tunnels/import.tsx": $36,
+  "(dashboard)/tunnels/index.tsx": $37,
+  "(dashboard)/users.tsx": $38,
+  "(dashboard)/zones/[name]/delete.tsx": $39,
+  "(dashboard)/zones/[name]/dnssec/disable.tsx": $40,
+  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $41,
+  "(dashboard)/zones/[name]/export.tsx": $42,
+  "(dashboard)/zones/[name]/index.tsx": $43,
+  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $44,
+  "(dashboard)/zones/[name]/records/[id]/index.tsx": $45,
+  "(dashboard)/zones/index.tsx": $46,
+  "_app.tsx": $47,
+  "_middleware.ts": $48,
+  "api/v1/_middleware.ts": $49,
+  "api/v1/attest/sites/[id].ts": $50,
+  "api/v1/attest/sites/[id]/rotate-secret.ts": $51,
+  "api/v1/attest/sites/index.ts": $52,
+  "api/v1/audit.ts": $53,
+  "api/v1/auth/login.ts": $54,
+  "api/v1/auth/logout.ts": $55,
+  "api/v1/auth/password.ts": $56,
+  "api/v1/auth/session.ts": $57,
+  "api/v1/auth/tokens/[id].ts": $58,
+  "api/v1/auth/tokens/index.ts": $59,
+  "api/v1/backups/[id].ts": $60,
+  "api/v1/backups/[id]/download.ts": $61,
+  "api/v1/backups/[id]/restore.ts": $62,
+  "api/v1/backups/create.ts": $63,
+  "api/v1/backups/index.ts": $64,
+  "api/v1/cli/execute.ts": $65,
+  "api/v1/client-profiles/index.ts": $66,
+  "api/v1/client-profiles/resolve.ts": $67,
+  "api/v1/diagnostics/[subsystem].ts": $68,
+  "api/v1/diagnostics/all.ts": $69,
+  "api/v1/firewall/rules/[id].ts": $70,
+  "api/v1/firewall/rules/[id]/disable.ts": $71,
+  "api/v1/firewall/rules/[id]/enable.ts": $72,
+  "api/v1/firewall/rules/index.ts": $73,
+  "api/v1/interfaces/[id].ts": $74,
+  "api/v1/interfaces/[id]/disable.ts": $75,
+  "api/v1/interfaces/[id]/enable.ts": $76,
+  "api/v1/interfaces/[id]/peers.ts": $77,
+  "api/v1/interfaces/[id]/restart.ts": $78,
+  "api/v1/interfaces/[id]/status.ts": $79,
+  "api/v1/interfaces/index.ts": $80,
+  "api/v1/interfaces/upstreams/import.ts": $81,
+  "api/v1/interfaces/upstreams/preview.ts": $82,
+  "api/v1/networks/[id].ts": $83,
+  "api/v1/networks/[id]/available.ts": $84,
+  "api/v1/networks/index.ts": $85,
+  "api/v1/openapi.json.ts": $86,
+  "api/v1/peers/[id].ts": $87,
+  "api/v1/peers/[id]/config.ts": $88,
+  "api/v1/peers/[id]/disable.ts": $89,
+  "api/v1/peers/[id]/enable.ts": $90,
+  "api/v1/peers/[id]/qr.ts": $91,
+  "api/v1/peers/[id]/revoke.ts": $92,
+  "api/v1/peers/index.ts": $93,
+  "api/v1/reconcile/apply.ts": $94,
+  "api/v1/reconcile/plan.ts": $95,
+  "api/v1/routes/[id].ts": $96,
+  "api/v1/routes/index.ts": $97,
+  "api/v1/system/health.ts": $98,
+  "api/v1/system/index.ts": $99,
+  "api/v1/system/settings.ts": $100,
+  "api/v1/system/version.ts": $101,
+  "api/v1/ws.ts": $102,
+  "login.tsx": $103,
+  "logout.ts": $104,
+  "static/[...path].ts": $105,
 };

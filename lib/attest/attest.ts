@@ -6,7 +6,13 @@
  * not; the reason goes to the counters behind `/metrics`.
  */
 import type { Clock } from "../clock.ts";
-import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
+import {
+  AttestInitError,
+  ForbiddenError,
+  RateLimitError,
+  UnavailableError,
+  ValidationError,
+} from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
@@ -24,6 +30,9 @@ import type { AttestSession, AttestSessionRepo, AttestStats } from "./session_re
 import { type AttestOptions, type AttestShared, createAttestShared } from "./shared.ts";
 import { SharedMutex } from "./shared_mutex.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
+import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
+import { renderSiteMetrics } from "./sites/site_metrics.ts";
+import type { SiteRepo } from "./sites/site_repo.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -36,6 +45,8 @@ export interface AttestDeps {
   clock: Clock;
   options: AttestOptions;
   log: Logger;
+  /** The registered sites (docs/attestation_sites.md); none when absent. */
+  sites?: Pick<SiteRepo, "all">;
   /**
    * The state shared with the other threads serving the listener, and this
    * thread's counter row; without them the service stands alone.
@@ -48,6 +59,8 @@ export class AttestService {
   readonly counters: AttestCounters;
   readonly limiter: SlidingWindowLimiter;
   readonly shared: AttestShared;
+  /** The sites by key and by origin, reloaded when another thread changed them. */
+  readonly sites: SiteDirectory;
   readonly #sessions: AttestSessionRepo;
   readonly #tx: Transactor;
   readonly #core: Core;
@@ -78,6 +91,11 @@ export class AttestService {
       maxChainLength: deps.sessions.maxChainLength(),
     });
     this.counters = new AttestCounters(this.shared.counters, deps.row ?? 0);
+    this.sites = new SiteDirectory(
+      deps.sites ?? { all: () => [] },
+      this.shared.sites,
+      deps.row ?? 0,
+    );
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
     this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
     this.#sessionCount = new Int32Array(this.shared.sessionCount);
@@ -113,6 +131,8 @@ export class AttestService {
       this.#cache?.forgetAll();
       Atomics.store(this.#sessionCount, 0, this.#sessions.count());
       Atomics.store(this.#maxChainLength, 0, this.#sessions.maxChainLength());
+      // The restored store may hold other sites: every thread reloads them.
+      this.sites.changed();
       return result;
     } finally {
       this.#writeLock.unlock();
@@ -125,11 +145,19 @@ export class AttestService {
   }
 
   /**
-   * Creates a session for a client's Ed25519 public key. Throws RateLimitError
-   * (429) past the per-address limit, UnavailableError (503) at the session
-   * cap, and AttestInitError (the spec's 500) on any other failure.
+   * Creates a session for a client's Ed25519 public key, for the site whose
+   * key the page sent (`site.key`, null without one). Throws ValidationError
+   * (400) for an unknown site key, ForbiddenError (403) when the request's
+   * Origin is not one of the site's, RateLimitError (429) past the
+   * per-address limit, UnavailableError (503) at the session cap, and
+   * AttestInitError (the spec's 500) on any other failure.
    */
-  init(publicKeyHex: unknown, clientAddress = "unknown"): InitResponse {
+  init(
+    publicKeyHex: unknown,
+    clientAddress = "unknown",
+    site: { key: string | null; origin: string | null } = { key: null, origin: null },
+  ): InitResponse {
+    const entry = site.key === null ? null : this.#siteFor(site.key, site.origin);
     // Keyed like the login throttle: an IPv6 client by its /64, which one subscriber usually holds.
     const key = addressKey(clientAddress);
     if (this.#initLimiter && !this.#initLimiter.allow(key, this.#clock.now())) {
@@ -141,7 +169,7 @@ export class AttestService {
       );
     }
     try {
-      const session = this.#newSession(publicKeyHex);
+      const session = this.#newSession(publicKeyHex, entry?.id ?? null);
       this.#writeLock.lock();
       try {
         const hint = this.#sessions.create(session);
@@ -153,6 +181,7 @@ export class AttestService {
       // Its first heartbeat is likely to come back over the same connection, to this thread.
       this.#verifier.prime(session.public_key);
       this.counters.add("sessionsCreated");
+      if (entry) this.sites.counters.add(entry.slot, "sessionsCreated");
       return {
         session_id: session.session_id,
         salt: session.salt,
@@ -172,8 +201,24 @@ export class AttestService {
     }
   }
 
+  /** The site of a site key, when the request comes from one of its origins. */
+  #siteFor(siteKey: string, origin: string | null): SiteEntry {
+    const entry = this.sites.byKey(siteKey);
+    if (!entry) {
+      throw new ValidationError(`Unknown site key ${JSON.stringify(siteKey)}`, "site_key");
+    }
+    if (origin === null || !entry.origins.has(origin)) {
+      this.sites.counters.add(entry.slot, "initRefused");
+      throw new ForbiddenError(
+        `Origin ${JSON.stringify(origin)} is not one of the site's origins`,
+        "origin",
+      );
+    }
+    return entry;
+  }
+
   /** A new session's first state: random id, salt, program and order; the chain's first hash. */
-  #newSession(publicKeyHex: unknown): AttestSession {
+  #newSession(publicKeyHex: unknown, siteId: string | null): AttestSession {
     if (typeof publicKeyHex !== "string" || !isValidPublicKey(publicKeyHex)) {
       throw new AttestInitError("Public key is not 64 hex characters of a valid Ed25519 point");
     }
@@ -196,20 +241,27 @@ export class AttestService {
       program: randomProgram(),
       created_at: now,
       expires_at: now + SESSION_TTL_MS,
+      site_id: siteId,
     };
   }
 
   /**
    * Verifies a heartbeat in the spec's order; advances the session only when
-   * every check passes.
+   * every check passes. `headers` are the request's: its Origin attributes
+   * the outcome to a site's counters (read only while some site exists).
    */
-  async heartbeat(hb: HeartbeatRequest): Promise<HeartbeatOutcome> {
+  async heartbeat(hb: HeartbeatRequest, headers?: Headers): Promise<HeartbeatOutcome> {
     const result = await this.#check(hb);
+    const slot = headers && !this.sites.empty()
+      ? this.sites.slotOfOrigin(headers.get("origin"))
+      : -1;
     if (typeof result === "string") {
       this.counters.reject(result);
+      this.sites.counters.add(slot, result);
       return { accepted: false, reason: result };
     }
     this.counters.add("accepted");
+    this.sites.counters.add(slot, "accepted");
     return { accepted: true, response: result };
   }
 
@@ -291,7 +343,8 @@ export class AttestService {
 
   /** `/metrics` in Prometheus text format. */
   metrics(): string {
-    return renderMetrics(this.stats(), this.counters);
+    return renderMetrics(this.stats(), this.counters) +
+      renderSiteMetrics(this.sites.entries(), this.sites.counters);
   }
 
   /** Deletes sessions expired for longer than the grace period; returns how many. */

@@ -30,6 +30,8 @@ export interface AttestSession {
   program: string;
   created_at: number;
   expires_at: number;
+  /** The site whose key created it (migration 11); null or absent without one. Written once, by /init. */
+  site_id?: string | null;
 }
 
 export type HeartbeatSnapshot =
@@ -108,8 +110,8 @@ export class SqliteAttestSessionRepo implements AttestSessionRepo {
   create(s: AttestSession): RowHint {
     return this.store.run(
       `INSERT INTO attest_sessions (session_id, public_key, salt, last_hash, pending_step, pending_order,
-         gene_state, chain_length, program, created_at, expires_at, expires_bucket)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         gene_state, chain_length, program, created_at, expires_at, expires_bucket, site_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       s.session_id,
       s.public_key,
       s.salt,
@@ -122,6 +124,7 @@ export class SqliteAttestSessionRepo implements AttestSessionRepo {
       s.created_at,
       s.expires_at,
       expiryBucket(s.expires_at),
+      s.site_id ?? null,
     ).lastInsertRowid as RowHint;
   }
 

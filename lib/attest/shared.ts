@@ -7,6 +7,7 @@
 import { AttestCounters, type CounterTable } from "./metrics.ts";
 import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
 import { createSessionCacheTable, type SessionCacheTable } from "./session_cache.ts";
+import { createSiteShared, type SiteShared } from "./sites/site_directory.ts";
 
 export interface AttestOptions {
   heartbeatMinMs: number;
@@ -43,6 +44,8 @@ export interface AttestShared {
   writeLock: SharedArrayBuffer;
   /** Recent sessions' heartbeat state (lib/attest/session_cache.ts), written under `writeLock`. */
   sessionCache: SessionCacheTable | null;
+  /** The sites' version number and per-site counters (lib/attest/sites/site_directory.ts). */
+  sites: SiteShared;
 }
 
 /**
@@ -69,5 +72,6 @@ export function createAttestShared(
     maxChainLength,
     writeLock: new SharedArrayBuffer(4),
     sessionCache: createSessionCacheTable(options.cacheMb, options.geneSize),
+    sites: createSiteShared(threads),
   };
 }

@@ -29,6 +29,11 @@ export interface EventMap {
    */
   NetworkChanged: { id: string; action: string };
   /**
+   * An attestation site was created, updated, deleted or had its secret
+   * rotated (`action`: created, updated, deleted, secret_rotated); never the secret.
+   */
+  SiteChanged: { id: string; action: string };
+  /**
    * A route was created or deleted (`action`), sent once the host has it
    * (docs/tunnels.md, "Routes").
    */

@@ -12,7 +12,9 @@ function allowedOrigin(ctx: AttestContext): string | null {
   const origin = ctx.req.headers.get("origin");
   const allowed = ctx.services.config.attest.allowedOrigins;
   if (allowed.includes("*")) return "*";
-  return origin && allowed.includes(origin) ? origin : null;
+  if (!origin) return null;
+  // A registered site's origin is allowed too (docs/attestation_sites.md); /init then holds it to its site.
+  return allowed.includes(origin) || ctx.services.attest.sites.hasOrigin(origin) ? origin : null;
 }
 
 export const handler = define.middleware((ctx) => {

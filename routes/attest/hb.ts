@@ -18,7 +18,7 @@ const REJECTED = { status: "ok" } as const;
 
 export const handler = define.handlers(meta, {
   async POST(ctx) {
-    const outcome = await ctx.services.attest.heartbeat(ctx.body);
+    const outcome = await ctx.services.attest.heartbeat(ctx.body, ctx.req.headers);
     return outcome.accepted ? outcome.response : REJECTED;
   },
 });

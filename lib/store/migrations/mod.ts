@@ -3,7 +3,8 @@
  * a fixed version number: 1 foundation, 2 attestation, 3 tunnels, 4 DNS,
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
- * ZSK rotation, 10 peer endpoints (upstream import). Applied by `Store.open()`.
+ * ZSK rotation, 10 peer endpoints (upstream import),
+ * 11 attestation sites. Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -16,6 +17,7 @@ import { networks } from "./0007_networks.ts";
 import { dnssec } from "./0008_dnssec.ts";
 import { dnssecRotation } from "./0009_dnssec_rotation.ts";
 import { peerEndpoint } from "./0010_peer_endpoint.ts";
+import { attestSites } from "./0011_attest_sites.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -28,4 +30,5 @@ export const migrations: Migration[] = [
   dnssec,
   dnssecRotation,
   peerEndpoint,
+  attestSites,
 ];

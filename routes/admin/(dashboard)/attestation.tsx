@@ -33,6 +33,10 @@ export default function Attestation({ data }: PageProps<Data>) {
         window.
       </p>
       <AttestLive initial={data.figures} />
+      <p>
+        <a href="/attestation/sites">Sites</a>: the websites that embed the script with a site key,
+        with their sessions and heartbeats counted one by one.
+      </p>
     </Page>
   );
 }

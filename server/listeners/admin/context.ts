@@ -24,6 +24,7 @@ export type AdminServices =
     | "tunnels"
     | "dns"
     | "attestRates"
+    | "attestSites"
     | "backups"
   >;
 
@@ -52,6 +53,7 @@ export function adminServices(s: Services): AdminServices {
     tunnels,
     dns,
     attestRates: s.attestRates,
+    attestSites: s.attestSites,
     backups: s.backups,
   };
 }
