@@ -10,7 +10,7 @@ import type { TestServer } from "./test_server.ts";
 export type SeededIds = Record<string, string>;
 
 export async function seedDashboard(t: TestServer): Promise<SeededIds> {
-  const { tunnels, dns, backups, settings } = t.services;
+  const { tunnels, dns, backups, settings, attestSites } = t.services;
   settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
   const iface = await tunnels.interfaces.create(
     { name: "wg1", address_v4: "10.8.0.1/24" },
@@ -47,6 +47,10 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
   const backup = await backups.create("test");
   await t.addUser("vera", "viewer");
   const raw = await t.createToken("ci-deploy", 30);
+  const site = attestSites.create(
+    { name: "shop", origins: ["https://shop.example"], min_chain: 3, token_ttl_s: 300 },
+    "test",
+  );
   return {
     tunnels: iface.id,
     peers: peers[0].id,
@@ -57,5 +61,6 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     firewall: rule.id,
     backups: backup.id,
     tokens: raw.split("_")[1],
+    sites: site.id,
   };
 }
