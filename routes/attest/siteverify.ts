@@ -8,7 +8,8 @@ import { UnavailableError } from "@/lib/errors.ts";
 import { define } from "@/server/listeners/attest/context.ts";
 import { KiB } from "@/server/http/request_body.ts";
 
-const field = (what: string) => z.unknown().optional().describe(what);
+// Strings, as a form sends them; a JSON body with another type is refused (400) before siteverify.
+const field = (what: string) => z.string().max(4096).optional().describe(what);
 
 export const meta = define.meta({
   POST: {

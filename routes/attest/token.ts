@@ -4,19 +4,21 @@
  * registered tokens pass siteverify.
  */
 import { z } from "zod";
-import { ConflictError, ForbiddenError, UnavailableError, ValidationError } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, UnavailableError } from "@/lib/errors.ts";
 import { define } from "@/server/listeners/attest/context.ts";
 import { KiB } from "@/server/http/request_body.ts";
 
 export const meta = define.meta({
   POST: {
     summary:
-      "Register a token the page signed with its session's key: 400 malformed, unknown or expired session, bad signature or clock; 403 Origin, hostname or session not the site's; 409 chain shorter than the site's min_chain, or issued already",
+      "Register a token the page signed with its session's key: 403 when it is not acceptable (claims, site, Origin, session, signature, clock or hostname); 409 while the session's chain is shorter than the site's min_chain, or when it was issued already",
     access: "public",
-    errors: [ValidationError, ForbiddenError, ConflictError, UnavailableError],
+    errors: [ForbiddenError, ConflictError, UnavailableError],
     maxBodyBytes: 4 * KiB,
     body: z.object({
-      token: z.string().max(2048).describe("v1.<claims base64url>.<Ed25519 signature hex>"),
+      token: z.string().max(2048).regex(/^v1\.[A-Za-z0-9_-]+\.[0-9a-f]{128}$/).describe(
+        "v1.<claims base64url>.<Ed25519 signature hex>",
+      ),
     }),
     response: z.object({
       token: z.string(),

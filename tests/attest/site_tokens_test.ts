@@ -122,7 +122,7 @@ Deno.test("a session below min_chain gets no token (409), and a signed token nev
   assertEquals((await postToken(rig.t.attest, tokenFor(rig, site, c), SHOP)).status, 200);
 });
 
-Deno.test("POST /token refuses a wrong Origin, hostname, signature, clock or site, and a token twice", async () => {
+Deno.test("POST /token refuses (403) a wrong Origin, hostname, signature, clock or site, and (409) a token twice", async () => {
   const { rig, site } = await rigWithSite({ min_chain: 1 });
   await using _ = rig;
   const c = await session(rig, site, 1);
@@ -130,10 +130,12 @@ Deno.test("POST /token refuses a wrong Origin, hostname, signature, clock or sit
   const post = (token: string, origin = SHOP) => postToken(rig.t.attest, token, origin);
   assertEquals((await post(t(), "https://evil.example")).status, 403);
   assertEquals((await post(t({ hn: "evil.example" }))).status, 403);
-  assertEquals((await post(t({ iat: rig.clock.now() - 30_001 }))).status, 400);
+  assertEquals((await post(t({ iat: rig.clock.now() - 30_001 }))).status, 403);
+  // The format, but no claims a token has ("{}").
+  assertEquals((await post("v1.e30." + "0".repeat(128))).status, 403);
   const good = t();
   const forged = good.slice(0, -2) + (good.endsWith("00") ? "11" : "00");
-  assertEquals((await post(forged)).status, 400);
+  assertEquals((await post(forged)).status, 403);
   // A session of another site cannot get this site's token.
   const blog = await addSite(rig.t, {
     name: "blog",

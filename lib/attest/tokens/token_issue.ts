@@ -8,7 +8,7 @@
  */
 import { sha256Hex } from "../../auth/secret.ts";
 import type { Clock } from "../../clock.ts";
-import { ConflictError, ForbiddenError, ValidationError } from "../../errors.ts";
+import { ConflictError, ForbiddenError } from "../../errors.ts";
 import type { Ed25519Verifier } from "../ed25519.ts";
 import type { SiteRepo } from "../sites/site_repo.ts";
 import type { SiteDirectory, SiteEntry } from "../sites/site_directory.ts";
@@ -42,16 +42,20 @@ function hostnames(entry: SiteEntry): Set<string> {
   return out;
 }
 
-function malformed(): ValidationError {
-  return new ValidationError("Token is malformed", { field: "token", code: "malformed" });
+/**
+ * Every refusal of a well-formed request is a 403 (or a 409 for what waiting
+ * or a new token fixes): 400 stays for a body the schema refuses.
+ */
+function refused(message: string, code: string): ForbiddenError {
+  return new ForbiddenError(message, { field: "token", code });
 }
 
 export function issueToken(d: TokenIssueDeps, token: unknown, origin: string | null): IssuedToken {
   const parsed = parseToken(token);
-  if (!parsed) throw malformed();
+  if (!parsed) throw refused("Token claims are malformed", "malformed");
   const entry = d.directory.byKey(parsed.claims.site);
   if (!entry) {
-    throw new ValidationError(`Unknown site key ${JSON.stringify(parsed.claims.site)}`, "site");
+    throw refused(`Unknown site key ${JSON.stringify(parsed.claims.site)}`, "unknown_site");
   }
   try {
     const issued = checkAndRegister(d, parsed, token as string, entry, origin);
@@ -79,40 +83,28 @@ function checkAndRegister(
   const now = d.clock.now();
   const session = d.repo.session(claims.sid);
   if (!session || now > session.expires_at) {
-    throw new ValidationError("Session is unknown or expired", {
-      field: "token",
-      code: "unknown_session",
-    });
+    throw refused("Session is unknown or expired", "unknown_session");
   }
   if (session.site_id !== entry.id) {
-    throw new ForbiddenError("Session was not created for this site", {
-      field: "token",
-      code: "wrong_site",
-    });
+    throw refused("Session was not created for this site", "wrong_site");
   }
   if (!d.verifier.verify(session.public_key, signedText(c), signature)) {
-    throw new ValidationError("Token signature is not the session's", {
-      field: "token",
-      code: "bad_signature",
-    });
+    throw refused("Token signature is not the session's", "bad_signature");
   }
   if (Math.abs(claims.iat - now) > TOKEN_DRIFT_MS) {
-    throw new ValidationError(
+    throw refused(
       `Token time is more than ${TOKEN_DRIFT_MS / 1000} s from the server's`,
-      {
-        field: "token",
-        code: "clock_drift",
-      },
+      "clock_drift",
     );
   }
   if (!hostnames(entry).has(claims.hn)) {
-    throw new ForbiddenError(`Hostname ${JSON.stringify(claims.hn)} is not one of the site's`, {
-      field: "token",
-      code: "wrong_hostname",
-    });
+    throw refused(
+      `Hostname ${JSON.stringify(claims.hn)} is not one of the site's`,
+      "wrong_hostname",
+    );
   }
   const site = d.sites.byId(entry.id);
-  if (!site) throw new ValidationError("Unknown site", "site");
+  if (!site) throw refused("Unknown site", "unknown_site");
   if (session.chain_length < site.min_chain || claims.chain > session.chain_length) {
     throw new ConflictError(
       `Chain too short: the session has ${session.chain_length} accepted heartbeats, the site needs ${site.min_chain}`,
