@@ -29,7 +29,7 @@ export const clientReportedSignals: SessionSignals = {
     const e = env ?? {};
     const out: Signals = {
       client_reported: true,
-      headless: e.headless_ua === true || (/swiftshader|llvmpipe/i.test(e.webgl ?? "")),
+      headless: e.headless_ua === true,
       webdriver: e.webdriver === true,
     };
     if (Number.isSafeInteger(e.plugins)) out.plugins = e.plugins;
