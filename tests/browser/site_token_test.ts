@@ -6,7 +6,11 @@
  * page's backend verifies it at /siteverify with the site's secret, using a
  * verifier written from Cloudflare's docs: success once,
  * timeout-or-duplicate the second time, invalid-input-secret with a wrong
- * secret. Heartbeats are shortened to 1.5–2.5 s by configuration.
+ * secret. A visitor who submits before min_chain sends the form without a
+ * token (missing-input-response). Heartbeats are shortened to 1.5–2.5 s by
+ * configuration. Below-min_chain and never-issued tokens from the reference
+ * client, expiry by a test clock, idempotency and races are in
+ * tests/attest/site_tokens_test.ts and siteverify_concurrent_test.ts.
  */
 import type { Page } from "playwright-core";
 import { ensureWasm } from "../../scripts/build_wasm.ts";
@@ -160,4 +164,21 @@ browserTest(NAME, async (browser) => {
   assertEquals(errors, [
     "Failed to load resource: the server responded with a status of 409 (Conflict)",
   ]);
+
+  // A visitor who submits before min_chain is not stuck: the form goes without a token.
+  const hasty = await browser.newPage();
+  await hasty.goto(`${origin}/`);
+  await hasty.waitForFunction(
+    () => (globalThis as unknown as Partial<Win>).PalisadeAttest?.status.state === "active",
+    null,
+    { timeout: 10_000 },
+  );
+  await Promise.all([hasty.waitForURL(`${origin}/submit`), hasty.click("#send")]);
+  const early2 = JSON.parse(await hasty.locator("#result").innerText()) as {
+    result: TurnstileResult;
+  };
+  assertEquals([early2.result.success, early2.result["error-codes"]], [false, [
+    "missing-input-response",
+  ]]);
+  assertEquals(received[1], "");
 });
