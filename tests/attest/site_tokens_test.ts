@@ -9,6 +9,7 @@
  */
 import { assert, assertEquals, assertNotEquals } from "../assert.ts";
 import { loadCore } from "../../lib/attest/core.ts";
+import { apiClient } from "../helpers/api_client.ts";
 import { startAttestRig } from "../helpers/attest_server.ts";
 import {
   addSite,
@@ -235,4 +236,16 @@ Deno.test("per-site token counters in /metrics: issued, refused, verified, reuse
     1,
   );
   assertNotEquals(text.indexOf("attest_site_tokens_issued_total"), -1);
+  // A site created after this one is deleted takes its counter slot, not its figures.
+  const api = apiClient(rig.t.admin, { cookie: await rig.t.login() });
+  assertEquals((await api.del(`/attest/sites/${site.id}`)).status, 200);
+  const next = await addSite(rig.t, { name: "next", origins: [SHOP], min_chain: 1 });
+  const after = await rig.metrics();
+  const n = `site="${next.site_key}"`;
+  for (const f of ["issued", "refused", "verified", "reused"]) {
+    assert(after.includes(`attest_site_tokens_${f}_total{${n}} 0\n`), f);
+  }
+  assert(
+    after.includes(`attest_site_siteverify_failed_total{${n},error="timeout-or-duplicate"} 0\n`),
+  );
 });

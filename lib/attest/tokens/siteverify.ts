@@ -75,8 +75,11 @@ function idempotencyKey(v: unknown): string | null {
 
 export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): SiteverifyAnswer {
   let slot = -1;
+  let siteId: string | null = null;
+  const count = (field: SiteverifyError | "reused" | "verified") =>
+    d.counters.add(slot, field, siteId);
   const fail = (code: SiteverifyError) => {
-    d.counters.add(slot, code);
+    count(code);
     return failure(code);
   };
   try {
@@ -85,6 +88,7 @@ export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): Siteverif
     const site = siteOfSecret(d, secret);
     if (!site) return fail("invalid-input-secret");
     slot = site.counter_slot ?? -1;
+    siteId = site.id;
     if (typeof response !== "string" || response === "") return fail("missing-input-response");
     const parsed = response.length <= TOKEN_MAX_LENGTH ? parseToken(response) : null;
     const tokenId = sha256Hex(response);
@@ -95,7 +99,7 @@ export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): Siteverif
     if (again) return again;
     const now = d.clock.now();
     if (row.used_at !== null || now > row.expires_at) {
-      if (row.used_at !== null) d.counters.add(slot, "reused");
+      if (row.used_at !== null) count("reused");
       return fail("timeout-or-duplicate");
     }
     const answer: SiteverifyAnswer = {
@@ -116,10 +120,10 @@ export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): Siteverif
       const winner = d.repo.byId(tokenId);
       const same = winner && replay(winner, key);
       if (same) return same;
-      d.counters.add(slot, "reused");
+      count("reused");
       return fail("timeout-or-duplicate");
     }
-    d.counters.add(slot, "verified");
+    count("verified");
     return answer;
   } catch (err) {
     d.log.error("siteverify failed", { error: (err as Error).message });

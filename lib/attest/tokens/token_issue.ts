@@ -59,10 +59,10 @@ export function issueToken(d: TokenIssueDeps, token: unknown, origin: string | n
   }
   try {
     const issued = checkAndRegister(d, parsed, token as string, entry, origin);
-    d.counters.add(entry.slot, "issued");
+    d.counters.add(entry.slot, "issued", entry.id);
     return issued;
   } catch (err) {
-    d.counters.add(entry.slot, "refused");
+    d.counters.add(entry.slot, "refused", entry.id);
     throw err;
   }
 }
