@@ -59,7 +59,7 @@ export interface AttestStatus {
 
 /** A JSON POST to the attestation listener; throws on network failure. */
 export type Post = (
-  path: "/init" | "/hb",
+  path: "/init" | "/hb" | "/token",
   body: unknown,
   signal: AbortSignal,
 ) => Promise<{ status: number; body: unknown }>;
@@ -203,6 +203,22 @@ export class BrowserClient {
   /** The last canonical payload signed, or null; it is public data (measureSigning uses it). */
   get lastPayload(): string | null {
     return this.#lastPayload;
+  }
+
+  /**
+   * Signs the text `build` makes from the current session's id and accepted
+   * heartbeats with the session's key, inside WASM (for tokens: the key
+   * never leaves it). Null while there is no active session.
+   */
+  async signForSession(
+    build: (sessionId: string, chainLength: number) => string,
+  ): Promise<{ sessionId: string; text: string; signature: string } | null> {
+    const core = await this.#core;
+    const s = this.#session;
+    if (!core || !s || this.#status.state !== "active") return null;
+    const text = build(s.id, this.#status.chainLength);
+    const signature = core.sign_message(text);
+    return signature ? { sessionId: s.id, text, signature } : null;
   }
 
   /** Calls `cb` now and on every status change; returns a function that unsubscribes. */

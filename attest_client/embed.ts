@@ -5,11 +5,14 @@
  *   <script src="https://attest.example/palisade-attest.js" async></script>
  *
  * It starts attestation at once unless the tag says `data-autostart="false"`;
- * `data-endpoint` overrides the listener's URL. See docs/attestation.md,
- * "Embedding the browser client".
+ * `data-endpoint` overrides the listener's URL; `data-site-key` names the
+ * site (docs/attestation_sites.md), which token() and the hidden-field helper
+ * for forms (forms.ts) need. See docs/attestation.md, "Embedding the
+ * browser client".
  */
 import { createPalisadeAttest, type PalisadeAttest } from "./palisade_attest.ts";
 import { scriptEndpoint } from "./script_endpoint.ts";
+import { installFormHelper } from "./forms.ts";
 
 declare global {
   var PalisadeAttest: PalisadeAttest | undefined;
@@ -27,7 +30,9 @@ const tag = document.currentScript instanceof HTMLScriptElement
 if (!globalThis.PalisadeAttest) {
   const api = createPalisadeAttest({
     endpoint: scriptEndpoint(tag, location.href) ?? location.origin,
+    siteKey: tag?.dataset.siteKey?.trim() || null,
   });
+  if (api.siteKey) installFormHelper(document, (o) => api.token(o));
   globalThis.PalisadeAttest = api;
   document.dispatchEvent(new CustomEvent(READY_EVENT, { detail: api }));
   if (tag?.dataset.autostart !== "false") api.start();

@@ -11,6 +11,7 @@ import { type AttestCore, loadAttestCore } from "../wasm/glue.ts";
 import { type AttestStatus, BrowserClient, type Post } from "./browser_client.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { PointerSampler } from "./pointer_sampler.ts";
+import { requestToken, type TokenOptions } from "./token.ts";
 
 export type { AttestState, AttestStatus, HeartbeatResult } from "./browser_client.ts";
 
@@ -33,6 +34,8 @@ export interface PalisadeAttestOptions {
    * movement on `window` and focus changes on `document`.
    */
   sampleTarget?: EventTarget;
+  /** The site's key (pk_…, the tag's data-site-key): /init names it, token() needs it. */
+  siteKey?: string | null;
 }
 
 /** What measureSigning() reports. */
@@ -60,6 +63,14 @@ export interface PalisadeAttest {
    * `iterations` times. The session's key is never used for it.
    */
   measureSigning(iterations?: number): Promise<SigningMeasurement>;
+  /**
+   * A fresh single-use token for the site, to send to the site's server,
+   * which checks it with `POST /siteverify`. Rejects (with the server's
+   * reason) until the session has the site's min_chain accepted heartbeats.
+   */
+  token(options?: TokenOptions): Promise<string>;
+  /** The site key in use, null without one. */
+  readonly siteKey: string | null;
 }
 
 /** The base URL without a trailing slash, resolved against the page's URL. */
@@ -84,14 +95,15 @@ async function compileModule(url: string): Promise<WebAssembly.Module> {
   return await WebAssembly.compile(await res.arrayBuffer());
 }
 
-function fetchPost(endpoint: () => string): Post {
+function fetchPost(endpoint: () => string, siteKey: string | null): Post {
   return async (path, body, signal) => {
     const ctl = new AbortController();
     const abort = () => ctl.abort();
     signal.addEventListener("abort", abort);
     const timeout = setTimeout(abort, REQUEST_TIMEOUT_MS);
     try {
-      const res = await fetch(endpoint() + path, {
+      const query = path === "/init" && siteKey ? `?site_key=${encodeURIComponent(siteKey)}` : "";
+      const res = await fetch(endpoint() + path + query, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
@@ -153,9 +165,11 @@ export function createPalisadeAttest(options: PalisadeAttestOptions): PalisadeAt
   const sampler = new PointerSampler();
   const sampleTarget = options.sampleTarget ?? globalThis;
   const focusTarget = options.sampleTarget ?? globalThis.document ?? globalThis;
+  const siteKey = options.siteKey || null;
+  const post = fetchPost(() => endpoint, siteKey);
   const client = new BrowserClient({
     loadCore,
-    post: fetchPost(() => endpoint),
+    post,
     samples: {
       attach: () => sampler.attach(sampleTarget, focusTarget),
       detach: () => sampler.detach(),
@@ -192,6 +206,8 @@ export function createPalisadeAttest(options: PalisadeAttestOptions): PalisadeAt
     get endpoint() {
       return endpoint;
     },
+    token: (opts) => requestToken(client, post, siteKey, opts),
+    siteKey,
     async measureSigning(iterations = 200) {
       const n = Math.max(1, Math.min(10_000, Math.floor(iterations)));
       const core = await loadCore();

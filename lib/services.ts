@@ -1,8 +1,7 @@
 /**
- * The composition root of `lib/`: builds every service over one store, one
- * clock and one event bus. `main.ts` and the tests call `createServices`;
- * each listener hands its routes only its own slice of the result
- * (server/listeners/<name>/context.ts).
+ * The composition root of `lib/`: every service over one store, clock and
+ * event bus. `main.ts` and the tests call `createServices`; each listener
+ * hands its routes only its slice of it (server/listeners/<name>/context.ts).
  */
 import { AttestService } from "./attest/attest.ts";
 import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
@@ -11,6 +10,7 @@ import { AttestRates } from "./attest/rates.ts";
 import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
 import { createAttestShared } from "./attest/shared.ts";
 import { SqliteSiteRepo } from "./attest/sites/site_repo.ts";
+import { SqliteAttestTokenRepo } from "./attest/tokens/token_repo.ts";
 import { SiteService } from "./attest/sites/site_service.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
@@ -156,6 +156,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
   const attest = new AttestService({
     sessions,
     sites: siteRepo,
+    tokens: new SqliteAttestTokenRepo(store),
     tx: store,
     core: core ?? await loadCore(),
     clock,

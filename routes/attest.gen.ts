@@ -10,7 +10,9 @@ import * as $6 from "./attest/metrics.ts";
 import * as $7 from "./attest/openapi.json.ts";
 import * as $8 from "./attest/palisade-attest.js.ts";
 import * as $9 from "./attest/palisade-attest.wasm.ts";
-import * as $10 from "./attest/stats.ts";
+import * as $10 from "./attest/siteverify.ts";
+import * as $11 from "./attest/stats.ts";
+import * as $12 from "./attest/token.ts";
 
 /** The route files of the attest listener. */
 export const routes: Record<string, RouteModule> = {
@@ -24,5 +26,7 @@ export const routes: Record<string, RouteModule> = {
   "openapi.json.ts": $7,
   "palisade-attest.js.ts": $8,
   "palisade-attest.wasm.ts": $9,
-  "stats.ts": $10,
+  "siteverify.ts": $10,
+  "stats.ts": $11,
+  "token.ts": $12,
 };

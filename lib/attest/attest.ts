@@ -33,6 +33,8 @@ import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRepo } from "./sites/site_repo.ts";
+import type { AttestTokenRepo } from "./tokens/token_repo.ts";
+import { TokenService } from "./tokens/token_service.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -46,7 +48,9 @@ export interface AttestDeps {
   options: AttestOptions;
   log: Logger;
   /** The registered sites (docs/attestation_sites.md); none when absent. */
-  sites?: Pick<SiteRepo, "all">;
+  sites?: Pick<SiteRepo, "all" | "byId" | "bySecretHash">;
+  /** The sites' tokens (`POST /token`, `POST /siteverify`); needs `sites`. */
+  tokens?: AttestTokenRepo;
   /**
    * The state shared with the other threads serving the listener, and this
    * thread's counter row; without them the service stands alone.
@@ -61,6 +65,8 @@ export class AttestService {
   readonly shared: AttestShared;
   /** The sites by key and by origin, reloaded when another thread changed them. */
   readonly sites: SiteDirectory;
+  /** Tokens and siteverify for the sites; null without a token store. */
+  readonly tokens: TokenService | null;
   readonly #sessions: AttestSessionRepo;
   readonly #tx: Transactor;
   readonly #core: Core;
@@ -96,6 +102,18 @@ export class AttestService {
       this.shared.sites,
       deps.row ?? 0,
     );
+    this.tokens = deps.tokens && deps.sites
+      ? new TokenService({
+        repo: deps.tokens,
+        sites: deps.sites,
+        directory: this.sites,
+        tx: deps.tx,
+        clock: deps.clock,
+        log: deps.log,
+        counters: this.shared.tokens,
+        row: deps.row ?? 0,
+      })
+      : null;
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
     this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
     this.#sessionCount = new Int32Array(this.shared.sessionCount);
@@ -344,7 +362,7 @@ export class AttestService {
   /** `/metrics` in Prometheus text format. */
   metrics(): string {
     return renderMetrics(this.stats(), this.counters) +
-      renderSiteMetrics(this.sites.entries(), this.sites.counters);
+      renderSiteMetrics(this.sites.entries(), this.sites.counters) + (this.tokens?.metrics() ?? "");
   }
 
   /** Deletes sessions expired for longer than the grace period; returns how many. */
@@ -371,6 +389,7 @@ export class AttestService {
       Atomics.store(this.#sessionCount, 0, 0);
     }
     this.counters.add("purged", purged);
+    this.tokens?.purge();
     return purged;
   }
 }

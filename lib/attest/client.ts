@@ -131,6 +131,11 @@ export class AttestClient {
     return request;
   }
 
+  /** Signs any UTF-8 text with this client's key: a site token (lib/attest/tokens/token_claims.ts). */
+  signText(text: string): string {
+    return sign(null, Buffer.from(text, "utf8"), this.#privateKey).toString("hex");
+  }
+
   /** Builds the next valid, signed heartbeat without changing any state. */
   prepareHeartbeat(opts: HeartbeatOptions = {}): PreparedHeartbeat {
     if (!this.session) throw new Error("init() first");

@@ -8,6 +8,7 @@ import { AttestCounters, type CounterTable } from "./metrics.ts";
 import { type LimiterTable, SlidingWindowLimiter } from "./rate_limiter.ts";
 import { createSessionCacheTable, type SessionCacheTable } from "./session_cache.ts";
 import { createSiteShared, type SiteShared } from "./sites/site_directory.ts";
+import { createTokenCounterTable, type TokenCounterTable } from "./tokens/token_counters.ts";
 
 export interface AttestOptions {
   heartbeatMinMs: number;
@@ -46,6 +47,8 @@ export interface AttestShared {
   sessionCache: SessionCacheTable | null;
   /** The sites' version number and per-site counters (lib/attest/sites/site_directory.ts). */
   sites: SiteShared;
+  /** Per-site token and siteverify counters (lib/attest/tokens/token_counters.ts). */
+  tokens: TokenCounterTable;
 }
 
 /**
@@ -73,5 +76,6 @@ export function createAttestShared(
     writeLock: new SharedArrayBuffer(4),
     sessionCache: createSessionCacheTable(options.cacheMb, options.geneSize),
     sites: createSiteShared(threads),
+    tokens: createTokenCounterTable(threads),
   };
 }
