@@ -4,7 +4,7 @@
  * each listener hands its routes only its own slice of the result
  * (server/listeners/<name>/context.ts).
  */
-import { AttestService } from "./attest/attest.ts";
+import { AttestService, SqliteSignalRepo } from "./attest/attest.ts";
 import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
@@ -156,6 +156,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
   const attest = new AttestService({
     sessions,
     sites: siteRepo,
+    signals: new SqliteSignalRepo(store),
     tx: store,
     core: core ?? await loadCore(),
     clock,

@@ -33,6 +33,10 @@ import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRepo } from "./sites/site_repo.ts";
+import { SessionSignals, type SessionSignalsView } from "./signals/signals.ts";
+import type { SignalRepo } from "./signals/signal_repo.ts";
+/** For whoever builds the service: the store behind its signals. */
+export { SqliteSignalRepo } from "./signals/signal_repo.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -47,6 +51,8 @@ export interface AttestDeps {
   log: Logger;
   /** The registered sites (docs/attestation_sites.md); none when absent. */
   sites?: Pick<SiteRepo, "all">;
+  /** Where automation signals of sites' sessions are kept (docs/attestation_sites.md); none when absent. */
+  signals?: SignalRepo;
   /**
    * The state shared with the other threads serving the listener, and this
    * thread's counter row; without them the service stands alone.
@@ -61,6 +67,8 @@ export class AttestService {
   readonly shared: AttestShared;
   /** The sites by key and by origin, reloaded when another thread changed them. */
   readonly sites: SiteDirectory;
+  /** Automation signals of sessions whose heartbeats come from a site's origin. */
+  readonly signals: SessionSignals;
   readonly #sessions: AttestSessionRepo;
   readonly #tx: Transactor;
   readonly #core: Core;
@@ -96,6 +104,7 @@ export class AttestService {
       this.shared.sites,
       deps.row ?? 0,
     );
+    this.signals = new SessionSignals(deps.signals ?? null, deps.options);
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
     this.#initLimiter = this.shared.initLimits && new SlidingWindowLimiter(this.shared.initLimits);
     this.#sessionCount = new Int32Array(this.shared.sessionCount);
@@ -110,6 +119,7 @@ export class AttestService {
       cache: this.#cache,
       maxChainLength: this.#maxChainLength,
       log: deps.log,
+      signals: deps.signals ?? null,
     });
   }
 
@@ -246,13 +256,15 @@ export class AttestService {
   /**
    * Verifies a heartbeat in the spec's order; advances the session only when
    * every check passes. `headers` are the request's: its Origin attributes
-   * the outcome to a site's counters (read only while some site exists).
+   * the outcome to a site's counters and, when accepted, measures its signals
+   * (read only while some site exists; a session of no site pays nothing).
    */
   async heartbeat(hb: HeartbeatRequest, headers?: Headers): Promise<HeartbeatOutcome> {
-    const result = await this.#check(hb);
-    const slot = headers && !this.sites.empty()
-      ? this.sites.slotOfOrigin(headers.get("origin"))
-      : -1;
+    const site = headers && !this.sites.empty()
+      ? this.sites.siteOfOrigin(headers.get("origin"))
+      : undefined;
+    const slot = site ? site.slot : -1;
+    const result = await this.#check(hb, site && this.signals.enabled ? site.id : null);
     if (typeof result === "string") {
       this.counters.reject(result);
       this.sites.counters.add(slot, result);
@@ -263,7 +275,7 @@ export class AttestService {
     return { accepted: true, response: result };
   }
 
-  async #check(hb: HeartbeatRequest): Promise<RejectReason | Accepted> {
+  async #check(hb: HeartbeatRequest, siteId: string | null): Promise<RejectReason | Accepted> {
     const now = this.#clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
@@ -306,7 +318,7 @@ export class AttestService {
       gene_state: verdict.nextGene,
       chain_length: s.chain_length + 1,
       expires_at: expiresAt,
-    });
+    }, siteId === null ? null : this.signals.observe(hb, siteId, now));
     if (!persisted) return "conflict";
     return {
       status: "ok",
@@ -328,6 +340,11 @@ export class AttestService {
     } finally {
       this.#writeLock.unlock();
     }
+  }
+
+  /** A session's automation signals, or null (see SessionSignals.signalsOf). */
+  signalsOf(sessionId: string): SessionSignalsView | null {
+    return this.signals.signalsOf(sessionId);
   }
 
   /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
@@ -354,6 +371,7 @@ export class AttestService {
       const result = this.#tx.tx(() => {
         const longestPurged = this.#sessions.maxChainLengthExpired(cutoff);
         const ids = this.#sessions.purge(cutoff);
+        this.signals.purge(this.#clock.now());
         // A scan, but only when the longest chain may have gone with the purged sessions.
         const rescan = ids.length > 0 && longestPurged >= Atomics.load(this.#maxChainLength, 0);
         return { ids, longest: rescan ? this.#sessions.maxChainLength() : null };

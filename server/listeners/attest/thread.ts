@@ -10,6 +10,7 @@
 import { AttestService } from "../../../lib/attest/attest.ts";
 import { SqliteAttestSessionRepo } from "../../../lib/attest/session_repo.ts";
 import { SqliteSiteRepo } from "../../../lib/attest/sites/site_repo.ts";
+import { SqliteSignalRepo } from "../../../lib/attest/signals/signal_repo.ts";
 import type { AttestShared } from "../../../lib/attest/shared.ts";
 import { ATTEST_STORE_TUNING } from "../../../lib/attest/store_tuning.ts";
 import { loadCore } from "../../../lib/attest/core.ts";
@@ -45,6 +46,7 @@ async function start(msg: AttestThreadStart): Promise<number> {
     const attest = new AttestService({
       sessions: new SqliteAttestSessionRepo(store),
       sites: new SqliteSiteRepo(store),
+      signals: new SqliteSignalRepo(store),
       tx: store,
       core: await loadCore(),
       clock: systemClock,
