@@ -5,7 +5,8 @@
  *   <script src="https://attest.example/palisade-attest.js" async></script>
  *
  * It starts attestation at once unless the tag says `data-autostart="false"`;
- * `data-endpoint` overrides the listener's URL. See docs/attestation.md,
+ * `data-endpoint` overrides the listener's URL; `data-site-key` names the
+ * site (docs/attestation_sites.md). See docs/attestation.md,
  * "Embedding the browser client".
  */
 import { createPalisadeAttest, type PalisadeAttest } from "./palisade_attest.ts";
@@ -27,6 +28,7 @@ const tag = document.currentScript instanceof HTMLScriptElement
 if (!globalThis.PalisadeAttest) {
   const api = createPalisadeAttest({
     endpoint: scriptEndpoint(tag, location.href) ?? location.origin,
+    siteKey: tag?.dataset.siteKey ?? null,
   });
   globalThis.PalisadeAttest = api;
   document.dispatchEvent(new CustomEvent(READY_EVENT, { detail: api }));

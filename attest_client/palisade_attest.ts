@@ -30,6 +30,8 @@ export interface PalisadeAttestOptions {
   eventTarget?: EventTarget | null;
   /** Where pointer movement is sampled; `window` by default. */
   sampleTarget?: EventTarget;
+  /** The site key (`data-site-key`), sent as `/init?site_key=`; none for a page of no site. */
+  siteKey?: string | null;
 }
 
 /** What measureSigning() reports. */
@@ -81,14 +83,16 @@ async function compileModule(url: string): Promise<WebAssembly.Module> {
   return await WebAssembly.compile(await res.arrayBuffer());
 }
 
-function fetchPost(endpoint: () => string): Post {
+function fetchPost(endpoint: () => string, siteKey: string | null): Post {
+  // The body keeps the spec's fields: the site key travels in the query (docs/attestation_sites.md).
+  const initQuery = siteKey ? `?site_key=${encodeURIComponent(siteKey)}` : "";
   return async (path, body, signal) => {
     const ctl = new AbortController();
     const abort = () => ctl.abort();
     signal.addEventListener("abort", abort);
     const timeout = setTimeout(abort, REQUEST_TIMEOUT_MS);
     try {
-      const res = await fetch(endpoint() + path, {
+      const res = await fetch(endpoint() + path + (path === "/init" ? initQuery : ""), {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
@@ -151,7 +155,7 @@ export function createPalisadeAttest(options: PalisadeAttestOptions): PalisadeAt
   const sampleTarget = options.sampleTarget ?? globalThis;
   const client = new BrowserClient({
     loadCore,
-    post: fetchPost(() => endpoint),
+    post: fetchPost(() => endpoint, options.siteKey ?? null),
     samples: {
       attach: () => sampler.attach(sampleTarget),
       detach: () => sampler.detach(),
