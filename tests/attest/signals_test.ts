@@ -117,7 +117,7 @@ Deno.test("a hardwareConcurrency that changes within a site's session is flagged
   const store = rig.t.services.store;
   const hashes = () =>
     rawRow<{ n: number }>(store, "attest_signal_paths", ["count(*) AS n"], {
-      session_id: c.session!.session_id,
+      session_key: parseInt(c.session!.session_id.slice(0, 13), 16),
     })!.n;
   assertEquals(hashes(), 2);
   // Expired (30 min) and past the purge grace: the session and its signals go, the hashes stay.

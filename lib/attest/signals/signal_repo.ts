@@ -47,6 +47,14 @@ export interface SignalRow {
   created_at: number;
 }
 
+/** A session's key in the path table: the first 52 bits of its random hex id. */
+export function sessionKey(sessionId: string): number {
+  return parseInt(sessionId.slice(0, 13), 16);
+}
+
+/** Most matches a single heartbeat's path counts. */
+export const REPLAY_COUNT_CAP = 100;
+
 export interface SignalRepo {
   /** Adds an accepted heartbeat's measures; counts other sessions that sent the same path. */
   record(o: SignalObservation): void;
@@ -92,10 +100,12 @@ export class SqliteSignalRepo implements SignalRepo {
     const t = o.tally;
     let replays = 0;
     if (o.hash !== null) {
+      // Capped, so a trace replayed by a crowd costs each of them a bounded probe.
       replays = this.store.get<{ n: number }>(
-        "SELECT count(*) AS n FROM attest_signal_paths WHERE hash = ? AND session_id <> ?",
+        `SELECT count(*) AS n FROM (SELECT 1 FROM attest_signal_paths
+           WHERE hash = ? AND session_key <> ? LIMIT ${REPLAY_COUNT_CAP})`,
         o.hash,
-        o.session_id,
+        sessionKey(o.session_id),
       )!.n;
     }
     this.store.run(
@@ -121,9 +131,9 @@ export class SqliteSignalRepo implements SignalRepo {
     );
     if (o.hash !== null) {
       this.store.run(
-        "INSERT OR IGNORE INTO attest_signal_paths (hash, session_id, seen_at) VALUES (?, ?, ?)",
+        "INSERT OR IGNORE INTO attest_signal_paths (hash, session_key, seen_at) VALUES (?, ?, ?)",
         o.hash,
-        o.session_id,
+        sessionKey(o.session_id),
         o.at,
       );
     }

@@ -5,8 +5,10 @@ import type { Migration } from "../store.ts";
  * "Signals"), kept only for sessions whose heartbeats come from a site's
  * origin. `attest_signals` holds one row of running sums per session, written
  * in the group commit that accepts the heartbeat, and goes with its session
- * (ON DELETE CASCADE). `attest_signal_paths` holds the hash of each accepted
- * heartbeat's normalised path with the session that sent it, keyed by hash
+ * (ON DELETE CASCADE); WITHOUT ROWID, so the UPSERT rewrites one B-tree, not
+ * a table and its key's index. `attest_signal_paths` holds the hash of each
+ * accepted heartbeat's normalised path with the session that sent it (the
+ * first 52 bits of its random id: small entries, fewer pages), keyed by hash
  * first so a replay is found by one index probe; rows are deleted by age
  * (`seen_at`), not with their session, so a trace recorded from a session
  * that has since expired is still recognised for a while.
@@ -41,12 +43,12 @@ CREATE TABLE attest_signals (
   hashes INTEGER NOT NULL,
   replays INTEGER NOT NULL,
   created_at INTEGER NOT NULL
-);
+) WITHOUT ROWID;
 CREATE TABLE attest_signal_paths (
   hash INTEGER NOT NULL,
-  session_id TEXT NOT NULL,
+  session_key INTEGER NOT NULL,
   seen_at INTEGER NOT NULL,
-  PRIMARY KEY (hash, session_id)
+  PRIMARY KEY (hash, session_key)
 ) WITHOUT ROWID;
 CREATE INDEX attest_signal_paths_seen ON attest_signal_paths(seen_at);
 `,
