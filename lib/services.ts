@@ -7,10 +7,8 @@ import { AttestService } from "./attest/attest.ts";
 import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
-import { SqliteAttestSessionRepo } from "./attest/session_repo.ts";
 import { createAttestShared } from "./attest/shared.ts";
-import { SqliteSiteRepo } from "./attest/sites/site_repo.ts";
-import { SqliteAttestTokenRepo } from "./attest/tokens/token_repo.ts";
+import { sqliteAttestRepos } from "./attest/sqlite_repos.ts";
 import { SiteService } from "./attest/sites/site_service.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
@@ -147,16 +145,14 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
     );
   }
   // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
-  const sessions = new SqliteAttestSessionRepo(store);
+  const repos = sqliteAttestRepos(store);
+  const { sessions, sites: siteRepo } = repos;
   const shared = createAttestShared(config.attest, 1 + config.attest.workers, {
     sessions: sessions.count(),
     maxChainLength: sessions.maxChainLength(),
   });
-  const siteRepo = new SqliteSiteRepo(store);
   const attest = new AttestService({
-    sessions,
-    sites: siteRepo,
-    tokens: new SqliteAttestTokenRepo(store),
+    ...repos,
     tx: store,
     core: core ?? await loadCore(),
     clock,

@@ -17,16 +17,16 @@ import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { Core } from "./core.ts";
-import { Ed25519Verifier, isValidPublicKey } from "./ed25519.ts";
+import { Ed25519Verifier } from "./ed25519.ts";
 import { GroupCommit } from "./group_commit.ts";
+import { newSession } from "./new_session.ts";
+import { randomMutationOrder } from "./mutation_order.ts";
+import { randomHex } from "./random_pool.ts";
 import type { Accepted, HeartbeatOutcome, HeartbeatRequest, InitResponse } from "./messages.ts";
 import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
-import { randomMutationOrder } from "./mutation_order.ts";
-import { randomProgram } from "./program.ts";
-import { randomHex } from "./random_pool.ts";
 import { SlidingWindowLimiter } from "./rate_limiter.ts";
 import { SharedSessionCache } from "./session_cache.ts";
-import type { AttestSession, AttestSessionRepo, AttestStats } from "./session_repo.ts";
+import type { AttestSessionRepo, AttestStats } from "./session_repo.ts";
 import { type AttestOptions, type AttestShared, createAttestShared } from "./shared.ts";
 import { SharedMutex } from "./shared_mutex.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
@@ -35,9 +35,12 @@ import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRepo } from "./sites/site_repo.ts";
 import type { AttestTokenRepo } from "./tokens/token_repo.ts";
 import { TokenService } from "./tokens/token_service.ts";
+import { SessionSignals, type SessionSignalsView } from "./signals/signals.ts";
+import { sessionSignals } from "./signals/session_signals.ts";
+import type { SignalRepo } from "./signals/signal_repo.ts";
 
-/** Sessions expire after 30 minutes without an accepted heartbeat. */
-export const SESSION_TTL_MS = 30 * 60_000;
+import { SESSION_TTL_MS } from "./new_session.ts";
+export { SESSION_TTL_MS };
 
 /** What the service is built from. */
 export interface AttestDeps {
@@ -51,6 +54,8 @@ export interface AttestDeps {
   sites?: Pick<SiteRepo, "all" | "byId" | "bySecretHash">;
   /** The sites' tokens (`POST /token`, `POST /siteverify`); needs `sites`. */
   tokens?: AttestTokenRepo;
+  /** Where automation signals of sites' sessions are kept (docs/attestation_sites.md); none when absent. */
+  signals?: SignalRepo;
   /**
    * The state shared with the other threads serving the listener, and this
    * thread's counter row; without them the service stands alone.
@@ -67,6 +72,8 @@ export class AttestService {
   readonly sites: SiteDirectory;
   /** Tokens and siteverify for the sites; null without a token store. */
   readonly tokens: TokenService | null;
+  /** Automation signals of sessions whose heartbeats come from a site's origin. */
+  readonly signals: SessionSignals;
   readonly #sessions: AttestSessionRepo;
   readonly #tx: Transactor;
   readonly #core: Core;
@@ -102,6 +109,7 @@ export class AttestService {
       this.shared.sites,
       deps.row ?? 0,
     );
+    this.signals = new SessionSignals(deps.signals ?? null, deps.options);
     this.tokens = deps.tokens && deps.sites
       ? new TokenService({
         repo: deps.tokens,
@@ -112,6 +120,7 @@ export class AttestService {
         log: deps.log,
         counters: this.shared.tokens,
         row: deps.row ?? 0,
+        signals: sessionSignals((id) => this.signals.signalsOf(id)),
       })
       : null;
     this.limiter = new SlidingWindowLimiter(this.shared.heartbeatLimits);
@@ -128,6 +137,7 @@ export class AttestService {
       cache: this.#cache,
       maxChainLength: this.#maxChainLength,
       log: deps.log,
+      signals: deps.signals ?? null,
     });
   }
 
@@ -187,7 +197,11 @@ export class AttestService {
       );
     }
     try {
-      const session = this.#newSession(publicKeyHex, entry?.id ?? null);
+      const session = newSession(
+        { core: this.#core, geneSize: this.#options.geneSize, now: this.#clock.now() },
+        publicKeyHex,
+        entry?.id ?? null,
+      );
       this.#writeLock.lock();
       try {
         const hint = this.#sessions.create(session);
@@ -235,44 +249,18 @@ export class AttestService {
     return entry;
   }
 
-  /** A new session's first state: random id, salt, program and order; the chain's first hash. */
-  #newSession(publicKeyHex: unknown, siteId: string | null): AttestSession {
-    if (typeof publicKeyHex !== "string" || !isValidPublicKey(publicKeyHex)) {
-      throw new AttestInitError("Public key is not 64 hex characters of a valid Ed25519 point");
-    }
-    const publicKey = publicKeyHex.toLowerCase();
-    const geneState = this.#core.initialGeneState(this.#options.geneSize);
-    const sessionId = randomHex(32);
-    const salt = randomHex(16);
-    const initialHash = this.#core.initialHash(sessionId, publicKey, salt);
-    if (!initialHash) throw new AttestInitError("Cannot compute the initial hash");
-    const now = this.#clock.now();
-    return {
-      session_id: sessionId,
-      public_key: publicKey,
-      salt,
-      last_hash: initialHash,
-      pending_step: 1,
-      pending_order: randomMutationOrder(),
-      gene_state: geneState,
-      chain_length: 0,
-      program: randomProgram(),
-      created_at: now,
-      expires_at: now + SESSION_TTL_MS,
-      site_id: siteId,
-    };
-  }
-
   /**
    * Verifies a heartbeat in the spec's order; advances the session only when
    * every check passes. `headers` are the request's: its Origin attributes
-   * the outcome to a site's counters (read only while some site exists).
+   * the outcome to a site's counters and, when accepted, measures its signals
+   * (read only while some site exists; a session of no site pays nothing).
    */
   async heartbeat(hb: HeartbeatRequest, headers?: Headers): Promise<HeartbeatOutcome> {
-    const result = await this.#check(hb);
-    const slot = headers && !this.sites.empty()
-      ? this.sites.slotOfOrigin(headers.get("origin"))
-      : -1;
+    const site = headers && !this.sites.empty()
+      ? this.sites.siteOfOrigin(headers.get("origin"))
+      : undefined;
+    const slot = site ? site.slot : -1;
+    const result = await this.#check(hb, site && this.signals.enabled ? site.id : null);
     if (typeof result === "string") {
       this.counters.reject(result);
       this.sites.counters.add(slot, result);
@@ -283,7 +271,7 @@ export class AttestService {
     return { accepted: true, response: result };
   }
 
-  async #check(hb: HeartbeatRequest): Promise<RejectReason | Accepted> {
+  async #check(hb: HeartbeatRequest, siteId: string | null): Promise<RejectReason | Accepted> {
     const now = this.#clock.now();
     // 1. Rate limit, before the lookup, so unknown ids cost no database read.
     if (!this.limiter.allow(hb.session_id, now)) return "rate_limit";
@@ -326,7 +314,7 @@ export class AttestService {
       gene_state: verdict.nextGene,
       chain_length: s.chain_length + 1,
       expires_at: expiresAt,
-    });
+    }, siteId === null ? null : this.signals.observe(hb, siteId, now));
     if (!persisted) return "conflict";
     return {
       status: "ok",
@@ -348,6 +336,11 @@ export class AttestService {
     } finally {
       this.#writeLock.unlock();
     }
+  }
+
+  /** A session's automation signals, or null (see SessionSignals.signalsOf). */
+  signalsOf(sessionId: string): SessionSignalsView | null {
+    return this.signals.signalsOf(sessionId);
   }
 
   /** `/stats`: stored sessions, expired ones not yet purged, highest chain length. */
@@ -374,6 +367,7 @@ export class AttestService {
       const result = this.#tx.tx(() => {
         const longestPurged = this.#sessions.maxChainLengthExpired(cutoff);
         const ids = this.#sessions.purge(cutoff);
+        this.signals.purge(this.#clock.now());
         // A scan, but only when the longest chain may have gone with the purged sessions.
         const rescan = ids.length > 0 && longestPurged >= Atomics.load(this.#maxChainLength, 0);
         return { ids, longest: rescan ? this.#sessions.maxChainLength() : null };

@@ -12,6 +12,7 @@ import type { Transactor } from "../store/transactor.ts";
 import type { SharedSessionCache } from "./session_cache.ts";
 import type { Advance, AttestSessionRepo, HeartbeatSnapshot } from "./session_repo.ts";
 import type { SharedMutex } from "./shared_mutex.ts";
+import type { SignalObservation, SignalRepo } from "./signals/signal_repo.ts";
 
 /** Most accepted heartbeats written in one transaction. */
 const MAX_BATCH = 512;
@@ -25,6 +26,8 @@ interface PendingWrite {
   advance: Advance;
   /** The session's state once the write commits, for the shared cache. */
   next: HeartbeatSnapshot;
+  /** The heartbeat's automation signals (a site's session only), written when the compare-and-set wins. */
+  signals: SignalObservation | null;
   done: (ok: boolean) => void;
 }
 
@@ -37,6 +40,8 @@ export interface GroupCommitTargets {
   /** Int32Array[1] over AttestShared.maxChainLength. */
   maxChainLength: Int32Array;
   log: Logger;
+  /** Where signals go; null keeps none. */
+  signals?: SignalRepo | null;
 }
 
 export class GroupCommit {
@@ -53,9 +58,13 @@ export class GroupCommit {
    * flush runs with setImmediate: after the I/O of the current loop turn, so
    * the turn's heartbeats share a transaction, but without a timer's delay.
    */
-  persist(advance: Advance, next: HeartbeatSnapshot): Promise<boolean> {
+  persist(
+    advance: Advance,
+    next: HeartbeatSnapshot,
+    signals: SignalObservation | null = null,
+  ): Promise<boolean> {
     return new Promise((done) => {
-      this.#queue.push({ advance, next, done });
+      this.#queue.push({ advance, next, signals, done });
       if (this.#queue.length >= MAX_BATCH) this.flush();
       else this.#timer ??= setImmediate(() => this.#flushSoon());
     });
@@ -99,7 +108,7 @@ export class GroupCommit {
     try {
       // Each compare-and-set keeps its own guard: of two racing heartbeats in one batch only the first matches.
       if (batch.length > 0) {
-        results = this.t.tx.tx(() => batch.map((w) => this.t.sessions.advance(w.advance)));
+        results = this.t.tx.tx(() => batch.map((w) => this.#advance(w)));
       }
     } catch (err) {
       this.t.log.error("persisting accepted heartbeats failed", { err, count: batch.length });
@@ -115,6 +124,23 @@ export class GroupCommit {
       this.t.writeLock.unlock();
     }
     batch.forEach((w, i) => w.done(results[i]));
+  }
+
+  /**
+   * One compare-and-set, then its signals in the same transaction: no second
+   * commit, and no signals for a heartbeat that lost the race. A failed signal
+   * write is logged and never turns an acceptance into a rejection.
+   */
+  #advance(w: PendingWrite): boolean {
+    const ok = this.t.sessions.advance(w.advance);
+    if (ok && w.signals && this.t.signals) {
+      try {
+        this.t.signals.record(w.signals);
+      } catch (err) {
+        this.t.log.error("recording attestation signals failed", { err });
+      }
+    }
+    return ok;
   }
 
   /** Puts the committed states into the shared cache and raises the longest chain. */

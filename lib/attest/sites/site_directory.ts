@@ -32,6 +32,7 @@ export class SiteDirectory {
   #loaded = -1;
   #byKey = new Map<string, SiteEntry>();
   #slotByOrigin = new Map<string, number>();
+  #byOrigin = new Map<string, SiteEntry>();
   #entries: SiteEntry[] = [];
 
   constructor(repo: Pick<SiteRepo, "all">, shared: SiteShared, row = 0) {
@@ -55,6 +56,7 @@ export class SiteDirectory {
   #load(rows: SiteRow[]): void {
     const byKey = new Map<string, SiteEntry>();
     const slotByOrigin = new Map<string, number>();
+    const byOrigin = new Map<string, SiteEntry>();
     const entries: SiteEntry[] = [];
     for (const r of rows) {
       const e: SiteEntry = {
@@ -67,10 +69,14 @@ export class SiteDirectory {
       byKey.set(r.site_key, e);
       entries.push(e);
       // Two sites may share an origin; its heartbeats count for the first by name.
-      for (const o of r.origins) if (!slotByOrigin.has(o)) slotByOrigin.set(o, e.slot);
+      for (const o of r.origins) {
+        if (!slotByOrigin.has(o)) slotByOrigin.set(o, e.slot);
+        if (!byOrigin.has(o)) byOrigin.set(o, e);
+      }
     }
     this.#byKey = byKey;
     this.#slotByOrigin = slotByOrigin;
+    this.#byOrigin = byOrigin;
     this.#entries = entries;
   }
 
@@ -97,6 +103,13 @@ export class SiteDirectory {
     if (origin === null) return -1;
     this.#fresh();
     return this.#slotByOrigin.get(origin) ?? -1;
+  }
+
+  /** The site serving pages from `origin` (the same one slotOfOrigin counts for), or undefined. */
+  siteOfOrigin(origin: string | null): SiteEntry | undefined {
+    if (origin === null) return undefined;
+    this.#fresh();
+    return this.#byOrigin.get(origin);
   }
 
   /** Every site, by name (for /metrics and the dashboard). */

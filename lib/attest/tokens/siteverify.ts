@@ -16,8 +16,8 @@ import type { Logger } from "../../log/log.ts";
 import type { Transactor } from "../../store/transactor.ts";
 import {
   clientReportedSignals,
-  type SessionSignals,
   type Signals,
+  type SignalSource,
 } from "../signals/session_signals.ts";
 import type { SiteRepo, SiteRow } from "../sites/site_repo.ts";
 import { parseToken, TOKEN_MAX_LENGTH } from "./token_claims.ts";
@@ -52,7 +52,7 @@ export interface SiteverifyDeps {
   clock: Clock;
   counters: TokenCounters;
   log: Logger;
-  signals?: SessionSignals;
+  signals?: SignalSource;
 }
 
 const failure = (code: SiteverifyError): SiteverifyAnswer => ({

@@ -8,7 +8,7 @@ import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log/log.ts";
 import type { Transactor } from "../../store/transactor.ts";
 import { Ed25519Verifier } from "../ed25519.ts";
-import type { SessionSignals } from "../signals/session_signals.ts";
+import type { SignalSource } from "../signals/session_signals.ts";
 import type { SiteDirectory } from "../sites/site_directory.ts";
 import type { SiteRepo } from "../sites/site_repo.ts";
 import { siteverify, type SiteverifyAnswer, type SiteverifyInput } from "./siteverify.ts";
@@ -28,7 +28,7 @@ export interface TokenServiceDeps {
   log: Logger;
   counters: TokenCounterTable;
   row: number;
-  signals?: SessionSignals;
+  signals?: SignalSource;
 }
 
 export class TokenService {

@@ -8,9 +8,7 @@
  * finish on the thread that received it: no hop to another thread.
  */
 import { AttestService } from "../../../lib/attest/attest.ts";
-import { SqliteAttestSessionRepo } from "../../../lib/attest/session_repo.ts";
-import { SqliteSiteRepo } from "../../../lib/attest/sites/site_repo.ts";
-import { SqliteAttestTokenRepo } from "../../../lib/attest/tokens/token_repo.ts";
+import { sqliteAttestRepos } from "../../../lib/attest/sqlite_repos.ts";
 import type { AttestShared } from "../../../lib/attest/shared.ts";
 import { ATTEST_STORE_TUNING } from "../../../lib/attest/store_tuning.ts";
 import { loadCore } from "../../../lib/attest/core.ts";
@@ -44,9 +42,7 @@ async function start(msg: AttestThreadStart): Promise<number> {
   const store = Store.open(msg.dbPath, { tuning: ATTEST_STORE_TUNING });
   try {
     const attest = new AttestService({
-      sessions: new SqliteAttestSessionRepo(store),
-      sites: new SqliteSiteRepo(store),
-      tokens: new SqliteAttestTokenRepo(store),
+      ...sqliteAttestRepos(store),
       tx: store,
       core: await loadCore(),
       clock: systemClock,
