@@ -19,7 +19,8 @@ export function dnsApiServices(s: Services): DnsApiServices {
     log: s.log,
     dns: s.dns,
     jwt: s.jwt,
-    auth: s.auth,
+    // Its own login throttle: failures here never make the admin login wait, nor the reverse.
+    auth: s.dnsAuth,
     users: s.users,
   };
 }
