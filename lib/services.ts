@@ -12,19 +12,13 @@ import { sqliteAttestRepos } from "./attest/sqlite_repos.ts";
 import { SiteService } from "./attest/sites/site_service.ts";
 import { AuditLog } from "./audit/audit.ts";
 import { SqliteAuditRepo } from "./audit/audit_repo.ts";
-import { AuthService } from "./auth/auth.ts";
+import type { AuthService } from "./auth/auth.ts";
+import { authServices } from "./auth/auth_services.ts";
 import { SqliteBackupRepo } from "./backup/backup_repo.ts";
 import { backupDiagnostics } from "./backup/diagnostics.ts";
 import { BackupService } from "./backup/backups.ts";
-import { JwtService } from "./auth/jwt.ts";
-import { SqliteLoginAttemptRepo } from "./auth/login_attempt_repo.ts";
-import { LoginLimiter } from "./auth/login_limiter.ts";
-import { SqliteSessionRepo } from "./auth/session_repo.ts";
-import { SessionService } from "./auth/sessions.ts";
-import { SqliteTokenRepo } from "./auth/token_repo.ts";
-import { TokenService } from "./auth/tokens.ts";
-import { SqliteUserRepo } from "./auth/user_repo.ts";
-import { UserService } from "./auth/users.ts";
+import type { JwtService } from "./auth/jwt.ts";
+import type { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
@@ -47,7 +41,6 @@ import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics, type DiagnosticsProbe } from "./system/diagnostics.ts";
-import { SqliteMetaRepo } from "./system/meta_repo.ts";
 import { SystemService } from "./system/system.ts";
 import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
@@ -62,6 +55,8 @@ export interface Services {
   audit: AuditLog;
   users: UserService;
   auth: AuthService;
+  /** The DNS API's logins: the same checks under their own throttle (`dns_login_failures`). */
+  dnsAuth: AuthService;
   jwt: JwtService;
   settings: SettingsService;
   system: SystemService;
@@ -116,22 +111,6 @@ interface Common {
   clock: Clock;
   events: EventBus;
   audit: AuditLog;
-}
-
-/** Users, sessions, tokens, the login limiter and the DNS API's JWTs. */
-function authServices({ config, store, clock, audit }: Common) {
-  const users = new UserService(new SqliteUserRepo(store), store, audit, clock);
-  const sessions = new SessionService(new SqliteSessionRepo(store), clock);
-  const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
-  const limiter = new LoginLimiter(
-    new SqliteLoginAttemptRepo(store),
-    store,
-    clock,
-    config.login,
-  );
-  const auth = new AuthService(store, users, sessions, tokens, limiter, audit);
-  const jwt = new JwtService(new SqliteMetaRepo(store), users, clock);
-  return { users, sessions, auth, jwt };
 }
 
 /** The attestation service of this thread, with the state it shares with the serving threads. */
@@ -250,7 +229,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const events = new EventBus();
   const audit = new AuditLog(new SqliteAuditRepo(store), store, events, clock);
   const common: Common = { config, store, log, clock, events, audit };
-  const { users, sessions, auth, jwt } = authServices(common);
+  const { users, sessions, auth, dnsAuth, jwt } = authServices(common);
   const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
@@ -281,6 +260,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     ...common,
     users,
     auth,
+    dnsAuth,
     jwt,
     settings,
     system,

@@ -1,7 +1,9 @@
 /**
- * The `login_failures` table: one row per failed attempt, with the username
+ * A login-failure table: one row per failed attempt, with the username
  * (compared in any letter case) and the client's address key
- * (lib/net/client_address.ts `addressKey`).
+ * (lib/net/client_address.ts `addressKey`). `login_failures` counts the admin
+ * listener's logins (API and dashboard), `dns_login_failures` the DNS API's:
+ * each login has its own throttle.
  */
 import type { Store } from "../store/store.ts";
 
@@ -27,12 +29,18 @@ export interface LoginAttemptRepo {
 
 type CountRow = { n: number; newest: number | null };
 
+/** The tables a throttle may count in; a closed list, since the name goes into the SQL text. */
+export type LoginFailureTable = "login_failures" | "dns_login_failures";
+
 export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly table: LoginFailureTable = "login_failures",
+  ) {}
 
   failuresOfAddress(address: string, since: number): FailureCount {
     const r = this.store.get<CountRow>(
-      "SELECT count(*) AS n, max(at) AS newest FROM login_failures WHERE address = ? AND at > ?",
+      `SELECT count(*) AS n, max(at) AS newest FROM ${this.table} WHERE address = ? AND at > ?`,
       address,
       since,
     )!;
@@ -41,7 +49,7 @@ export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
 
   failuresOfPair(address: string, username: string, since: number): FailureCount {
     const r = this.store.get<CountRow>(
-      `SELECT count(*) AS n, max(at) AS newest FROM login_failures
+      `SELECT count(*) AS n, max(at) AS newest FROM ${this.table}
        WHERE address = ? AND username = ? AND at > ?`,
       address,
       username,
@@ -52,7 +60,7 @@ export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
 
   countOfUsername(username: string, since: number): number {
     return this.store.get<{ n: number }>(
-      "SELECT count(*) AS n FROM login_failures WHERE username = ? AND at > ?",
+      `SELECT count(*) AS n FROM ${this.table} WHERE username = ? AND at > ?`,
       username,
       since,
     )!.n;
@@ -60,7 +68,7 @@ export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
 
   add(username: string, address: string, at: number): void {
     this.store.run(
-      "INSERT INTO login_failures (username, address, at) VALUES (?, ?, ?)",
+      `INSERT INTO ${this.table} (username, address, at) VALUES (?, ?, ?)`,
       username,
       address,
       at,
@@ -68,12 +76,12 @@ export class SqliteLoginAttemptRepo implements LoginAttemptRepo {
   }
 
   deleteUpTo(cutoff: number): void {
-    this.store.run("DELETE FROM login_failures WHERE at <= ?", cutoff);
+    this.store.run(`DELETE FROM ${this.table} WHERE at <= ?`, cutoff);
   }
 
   clearPair(address: string, username: string): void {
     this.store.run(
-      "DELETE FROM login_failures WHERE address = ? AND username = ?",
+      `DELETE FROM ${this.table} WHERE address = ? AND username = ?`,
       address,
       username,
     );

@@ -5,6 +5,7 @@
  */
 import { ConflictError } from "../errors.ts";
 import { isUniqueViolation, type Store } from "../store/store.ts";
+import type { PageWindow } from "../paging.ts";
 import type { Role } from "./roles.ts";
 
 /** A stored user; times are Unix milliseconds. */
@@ -36,8 +37,8 @@ export interface UserRepo {
   byId(id: string): UserRecord | undefined;
   /** The user of `username` in any letter case. */
   byUsername(username: string): UserRecord | undefined;
-  /** Every user, oldest first (then by name). */
-  list(): UserRecord[];
+  /** The users of `window` (default: all), oldest first, then by name; keyset key [created_at, username]. */
+  list(window?: PageWindow): UserRecord[];
   count(): number;
   countWithRole(role: Role): number;
   setLastLogin(id: string, at: number): void;
@@ -112,9 +113,16 @@ export class SqliteUserRepo implements UserRepo {
     return row && toRecord(row);
   }
 
-  list(): UserRecord[] {
-    return this.store.all<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY created_at, username`)
-      .map(toRecord);
+  list(window: PageWindow = { offset: 0 }): UserRecord[] {
+    const [at, name] = window.after ?? [Number.MIN_SAFE_INTEGER, ""];
+    return this.store.all<UserRow>(
+      `SELECT ${COLUMNS} FROM users WHERE (created_at, username) > (?, ?)
+       ORDER BY created_at, username LIMIT ? OFFSET ?`,
+      at,
+      name,
+      window.limit ?? -1,
+      window.offset,
+    ).map(toRecord);
   }
 
   count(): number {

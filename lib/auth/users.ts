@@ -3,6 +3,7 @@
  * are hashed before the transaction opens (scrypt is slow and asynchronous;
  * transactions are synchronous), so a failed insert never leaves a hash behind.
  */
+import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime } from "../clock.ts";
 import { NotFoundError, UnprocessableError } from "../errors.ts";
@@ -78,6 +79,18 @@ export class UserService {
   /** All users, oldest first. */
   list(): UserInfo[] {
     return this.repo.list().map(userInfo);
+  }
+
+  /** GET /users: a page of users, oldest first, with the total (docs/api.md, "Pagination"). */
+  page(req: PageRequest): { users: UserInfo[] } & PageInfo {
+    const { items, ...info } = paginate<UserRecord>(req, {
+      kind: "users",
+      shape: ["n", "s"],
+      keyOf: (u) => [u.createdAt, u.username],
+      rows: (w) => this.repo.list(w),
+      count: () => this.repo.count(),
+    });
+    return { users: items.map(userInfo), ...info };
   }
 
   /** One user; 404 when unknown. */

@@ -8,6 +8,7 @@
  * told to reload the zone and a `ZoneChanged` event goes out (NOTIFY hangs
  * off that).
  */
+import type { PageInfo, PageRequest } from "../paging.ts";
 import type { BatchResult } from "../errors.ts";
 import type { DnsContext } from "./dns_context.ts";
 import {
@@ -24,6 +25,7 @@ import {
   deleteRecord,
   type DnsRecord,
   getRecord,
+  listRecordPage,
   listRecords,
   updateRecord,
   type UpdateRecordInput,
@@ -35,6 +37,7 @@ import {
   type CreateZoneInput,
   deleteZone,
   getZone,
+  listZonePage,
   listZones,
   updateZone,
   type UpdateZoneInput,
@@ -57,6 +60,11 @@ export class DnsService {
   /** Every zone with its record count, by name. */
   listZones(): ZoneSummary[] {
     return listZones(this.ctx);
+  }
+
+  /** GET /zones: a page of zones by name, with the total (docs/api.md, "Pagination"). */
+  listZonePage(req: PageRequest): { zones: ZoneSummary[] } & PageInfo {
+    return listZonePage(this.ctx, req);
   }
 
   /** One zone with all fields; NotFoundError when absent. */
@@ -82,6 +90,15 @@ export class DnsService {
   /** The zone's records (SOA first), optionally only those of `type`. */
   listRecords(zone: string, type?: string): { zone: string; records: DnsRecord[] } {
     return listRecords(this.ctx, zone, type);
+  }
+
+  /** GET /zones/{name}/records: a page of the zone's records, with the total. */
+  listRecordPage(
+    zone: string,
+    type: string | undefined,
+    req: PageRequest,
+  ): { zone: string; records: DnsRecord[] } & PageInfo {
+    return listRecordPage(this.ctx, zone, type, req);
   }
 
   /** One record; NotFoundError when the zone or the record is absent. */

@@ -3,6 +3,7 @@
  * SOA row mirrors the zone's fields (see soa.ts) and is written only through
  * `updateSoa` and `insert`.
  */
+import type { PageWindow } from "../paging.ts";
 import type { Store } from "../store/store.ts";
 
 /** A record as stored: owner name and value canonical (see rdata.ts), times in milliseconds. */
@@ -31,6 +32,15 @@ export interface RecordRepo {
   list(zone: string): RecordRow[];
   /** The zone's records of one type, by name and value. */
   listOfType(zone: string, type: string): RecordRow[];
+  /**
+   * The zone's records in `window`: the SOA first, then by name, type and id;
+   * keyset key [0 for the SOA else 1, name, type, id].
+   */
+  page(zone: string, window: PageWindow): RecordRow[];
+  /** The zone's records of one type in `window`, by name and id; keyset key [name, id]. */
+  pageOfType(zone: string, type: string, window: PageWindow): RecordRow[];
+  /** How many records of one type the zone has. */
+  countOfType(zone: string, type: string): number;
   /** Every record of the zone but the SOA. */
   data(zone: string): RecordData[];
   get(zone: string, id: string): RecordRow | undefined;
@@ -85,6 +95,52 @@ export class SqliteRecordRepo implements RecordRepo {
       zone,
       type,
     );
+  }
+
+  page(zone: string, w: PageWindow): RecordRow[] {
+    // The SOA heads the list; the rest is one range of dns_records_page from the cursor on.
+    const soa = w.after === undefined
+      ? this.store.get<RecordRow>(
+        "SELECT * FROM dns_records WHERE zone = ? AND type = 'SOA'",
+        zone,
+      )
+      : undefined;
+    const head = soa && w.offset === 0 ? [soa] : [];
+    if (w.limit !== undefined && head.length >= w.limit) return head;
+    const [rank, name, type, id] = w.after ?? [0, "", "", ""];
+    const rest = this.store.all<RecordRow>(
+      `SELECT * FROM dns_records WHERE zone = ? AND type <> 'SOA' AND (name, type, id) > (?, ?, ?)
+       ORDER BY name, type, id LIMIT ? OFFSET ?`,
+      zone,
+      rank === 0 ? "" : name,
+      rank === 0 ? "" : type,
+      rank === 0 ? "" : id,
+      w.limit === undefined ? -1 : w.limit - head.length,
+      soa && w.offset > 0 ? w.offset - 1 : w.offset,
+    );
+    return head.length ? head.concat(rest) : rest;
+  }
+
+  pageOfType(zone: string, type: string, w: PageWindow): RecordRow[] {
+    const [name, id] = w.after ?? ["", ""];
+    return this.store.all<RecordRow>(
+      `SELECT * FROM dns_records WHERE zone = ? AND type = ? AND (name, id) > (?, ?)
+       ORDER BY name, id LIMIT ? OFFSET ?`,
+      zone,
+      type,
+      name,
+      id,
+      w.limit ?? -1,
+      w.offset,
+    );
+  }
+
+  countOfType(zone: string, type: string): number {
+    return this.store.get<{ n: number }>(
+      "SELECT count(*) AS n FROM dns_records WHERE zone = ? AND type = ?",
+      zone,
+      type,
+    )!.n;
   }
 
   data(zone: string): RecordData[] {

@@ -10,6 +10,7 @@ import { isoTime } from "../clock.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { type DnsContext, zoneChanged, zoneOf } from "./dns_context.ts";
 import { ownerInZone } from "./names.ts";
+import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
 import { normalizeType } from "./rdata.ts";
 import { checkRecord } from "./record_check.ts";
 import type { RecordRow } from "./record_repo.ts";
@@ -65,6 +66,40 @@ export function listRecords(
     ? ctx.records.list(z.name)
     : ctx.records.listOfType(z.name, normalizeType(type));
   return { zone: z.name, records: rows.map(toRecord) };
+}
+
+/**
+ * GET /zones/{name}/records with paging (docs/api.md, "Pagination"): the SOA,
+ * then by owner name, type and id; with `type`, by owner name and id.
+ */
+export function listRecordPage(
+  ctx: DnsContext,
+  zone: string,
+  type: string | undefined,
+  req: PageRequest,
+): { zone: string; records: DnsRecord[] } & PageInfo {
+  if (req.limit === undefined && !req.cursor && req.offset === undefined) {
+    // Unpaged, the listing answers as it did before it paged (within an RRset, by value).
+    const all = listRecords(ctx, zone, type);
+    return { ...all, total: all.records.length, next_cursor: null };
+  }
+  const z = zoneOf(ctx, zone);
+  const { items, ...info } = type === undefined || type === ""
+    ? paginate<RecordRow>(req, {
+      kind: "records",
+      shape: ["n", "s", "s", "s"],
+      keyOf: (r) => [r.type === "SOA" ? 0 : 1, r.name, r.type, r.id],
+      rows: (w) => ctx.records.page(z.name, w),
+      count: () => ctx.records.count(z.name),
+    })
+    : paginate<RecordRow>(req, {
+      kind: "records-of-type",
+      shape: ["s", "s"],
+      keyOf: (r) => [r.name, r.id],
+      rows: (w) => ctx.records.pageOfType(z.name, normalizeType(type), w),
+      count: () => ctx.records.countOfType(z.name, normalizeType(type)),
+    });
+  return { zone: z.name, records: items.map(toRecord), ...info };
 }
 
 /** One record; NotFoundError when the zone or the record is absent. */

@@ -7,6 +7,7 @@
  * name patterns, the e-mail format), with examples where JSON Schema cannot
  * (schema_examples.ts).
  */
+import { pageQueryFields, pageResponseFields } from "../paging.ts";
 import { z } from "zod";
 import { documented } from "../schema_doc.ts";
 import { RECORD_TYPES } from "./rdata.ts";
@@ -146,6 +147,7 @@ export const RecordUpdateInput = documented(
 
 export const RecordQuery = z.object({
   type: RecordType.optional(),
+  ...pageQueryFields,
 });
 
 export const RecordSchema = z.object({
@@ -161,6 +163,7 @@ export const RecordSchema = z.object({
 export const RecordListSchema = z.object({
   zone: z.string(),
   records: z.array(RecordSchema),
+  ...pageResponseFields,
 });
 
 const Id = z.string().min(1).max(100);

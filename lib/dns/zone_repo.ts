@@ -3,6 +3,7 @@
  * row holds its SOA fields; the apex nameservers are a JSON array there and a
  * list here.
  */
+import type { PageWindow } from "../paging.ts";
 import type { Store } from "../store/store.ts";
 import type { SoaTimers } from "./soa.ts";
 
@@ -38,8 +39,8 @@ export type ZoneChange = Partial<
 export interface ZoneRepo {
   /** The zone `name` (normalized), if it exists. */
   get(name: string): ZoneRow | undefined;
-  /** Every zone with its record count, by name. */
-  list(): ZoneListing[];
+  /** The zones of `window` (default: all) with their record counts, by name; keyset key [name]. */
+  list(window?: PageWindow): ZoneListing[];
   /** The names of every zone. */
   names(): string[];
   insert(zone: ZoneRow): void;
@@ -116,10 +117,14 @@ export class SqliteZoneRepo implements ZoneRepo {
     return r && toZone(r);
   }
 
-  list(): ZoneListing[] {
+  list(window: PageWindow = { offset: 0 }): ZoneListing[] {
+    // The primary key's index serves the range; an empty name sorts before every zone.
     return this.store.all<{ name: string; created_at: number; updated_at: number; n: number }>(
       `SELECT z.name, z.created_at, z.updated_at, (SELECT count(*) FROM dns_records r WHERE r.zone = z.name) AS n
-       FROM dns_zones z ORDER BY z.name`,
+       FROM dns_zones z WHERE z.name > ? ORDER BY z.name LIMIT ? OFFSET ?`,
+      window.after?.[0] ?? "",
+      window.limit ?? -1,
+      window.offset,
     ).map((z) => ({
       name: z.name,
       records_count: z.n,

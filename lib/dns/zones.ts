@@ -9,7 +9,8 @@ import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
 import { normalizeName, normalizeZoneName } from "./names.ts";
 import { bumpSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, normalizeEmail, SOA_DEFAULTS, type SoaTimers, validateTimers } from "./soa.ts";
-import type { ZoneRow } from "./zone_repo.ts";
+import type { ZoneListing, ZoneRow } from "./zone_repo.ts";
+import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
 
 export interface CreateZoneInput {
   name: string;
@@ -48,12 +49,31 @@ const TIMER_KEYS = ["refresh", "retry", "expire", "minimum", "default_ttl"] as c
 
 /** Every zone with its record count, by name. */
 export function listZones(ctx: DnsContext): ZoneSummary[] {
-  return ctx.zones.list().map((z) => ({
+  return ctx.zones.list().map(zoneSummary);
+}
+
+/** GET /zones: a page of zones by name (docs/api.md, "Pagination"). */
+export function listZonePage(
+  ctx: DnsContext,
+  req: PageRequest,
+): { zones: ZoneSummary[] } & PageInfo {
+  const { items, ...info } = paginate<ZoneListing>(req, {
+    kind: "zones",
+    shape: ["s"],
+    keyOf: (z) => [z.name],
+    rows: (w) => ctx.zones.list(w),
+    count: () => ctx.zones.counts().zones,
+  });
+  return { zones: items.map(zoneSummary), ...info };
+}
+
+function zoneSummary(z: ZoneListing): ZoneSummary {
+  return {
     name: z.name,
     records_count: z.records_count,
     created_at: isoTime(z.created_at),
     updated_at: isoTime(z.updated_at),
-  }));
+  };
 }
 
 /** One zone with all fields; NotFoundError when absent. */

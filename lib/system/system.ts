@@ -18,7 +18,14 @@ export interface VersionInfo {
   deno: string;
   v8: string;
   typescript: string;
+  /** The API version of the paths (`v1`: `/api/v1`). */
+  api: string;
+  /** Where the compatibility policy of `/api/v1` is written. */
+  compatibility: string;
 }
+
+/** The compatibility policy of both APIs, a path in the repository (served by no listener). */
+export const COMPATIBILITY_POLICY = "docs/compatibility.md";
 
 /** A subsystem's contribution to the overview and to the health page. */
 export interface SystemProbe {
@@ -64,6 +71,8 @@ export class SystemService {
       deno: Deno.version.deno,
       v8: Deno.version.v8,
       typescript: Deno.version.typescript,
+      api: "v1",
+      compatibility: COMPATIBILITY_POLICY,
     };
   }
 

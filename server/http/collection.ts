@@ -1,10 +1,12 @@
 /**
  * The meta of the specs' two most common route shapes: a collection (GET
- * lists it as `{<key>: [item, …]}`, POST creates one member and answers 201
+ * lists it as `{<key>: [item, …]}`, with `total` and `next_cursor` when it
+ * pages, POST creates one member and answers 201
  * with it) and a member (GET, PUT, DELETE; or GET and DELETE alone).
  */
 import { z } from "zod";
 import { OkSchema } from "../../lib/auth/schema.ts";
+import { PageQuery, pageResponseFields } from "../../lib/paging.ts";
 import type { Access, ErrorClass } from "./define.ts";
 import { Status } from "./status.ts";
 
@@ -19,6 +21,11 @@ export interface CollectionSpec<
   /** One member as listed. */
   item: z.ZodType;
   list: { summary: string; access: LA };
+  /**
+   * The listing pages (docs/api.md, "Pagination"): it takes limit, cursor and
+   * offset and answers total and next_cursor beside its items.
+   */
+  paged?: boolean;
   create: { summary: string; access: CA; body: B; response: R; errors?: readonly ErrorClass[] };
 }
 
@@ -33,7 +40,11 @@ export function collection<
     GET: {
       summary: spec.list.summary,
       access: spec.list.access,
-      response: z.object({ [spec.key]: z.array(spec.item) }),
+      ...(spec.paged ? { query: PageQuery } : {}),
+      response: z.object({
+        [spec.key]: z.array(spec.item),
+        ...(spec.paged ? pageResponseFields : {}),
+      }),
     },
     POST: { ...spec.create, status: Status.Created },
   };

@@ -89,7 +89,12 @@ Deno.test("record create, get, list, partial update and delete each bump the ser
     ["SOA", "MX", "A"],
   );
   const onlyA = await api.get("/zones/example.com/records?type=a");
-  assertEquals(onlyA.body, { zone: "example.com", records: [created.body] });
+  assertEquals(onlyA.body, {
+    zone: "example.com",
+    records: [created.body],
+    total: 1,
+    next_cursor: null,
+  });
   assertEquals((await api.get("/zones/example.com/records?type=AAAA")).body.records, []);
   assertEquals((await api.get("/zones/example.com")).body.records_count, 3);
 

@@ -25,11 +25,11 @@ function apiLogin(t: TestServer, from: string | null, password: string, username
 }
 
 /** `POST /api/v1/auth/login` on the DNS-API listener. */
-function dnsLogin(t: TestServer, from: string | null, password: string) {
+function dnsLogin(t: TestServer, from: string | null, password: string, username = "admin") {
   return call(`${t.dnsApi}/api/v1/auth/login`, {
     method: "POST",
     headers: forwarded(from),
-    json: { username: "admin", password },
+    json: { username, password },
   });
 }
 
@@ -57,7 +57,6 @@ Deno.test("the administrator logs in from another address while one address hamm
   const statuses = [];
   for (let i = 1; i <= 8; i++) statuses.push((await apiLogin(t, ATTACKER, `guess-${i}`)).status);
   assertEquals(statuses, [401, 401, 401, 401, 401, 429, 429, 429]);
-  for (let i = 1; i <= 3; i++) assertEquals((await dnsLogin(t, ATTACKER, `dns-${i}`)).status, 429);
   assertEquals((await formLogin(t, ATTACKER, "form-guess")).status, 429);
 
   assertEquals((await apiLogin(t, ADMIN_HOME, ADMIN.password)).status, 200);
@@ -88,8 +87,8 @@ Deno.test("an attacking address gets 429 with a Retry-After that doubles with ea
     assertEquals((await apiLogin(t, ATTACKER, "after the wait")).status, 401);
   }
   assertEquals(waits, ["1", "2", "4", "4"]);
-  // The same wait holds on the DNS API and the form: the failures are counted in the store.
-  assertEquals((await dnsLogin(t, ATTACKER, "elsewhere")).status, 429);
+  // The same wait holds on the form (the failures are counted in the store), not on the DNS API.
+  assertEquals((await dnsLogin(t, ATTACKER, "elsewhere")).status, 401);
   const form = await formLogin(t, ATTACKER, "elsewhere");
   assertEquals([form.status, form.retryAfter], [429, "4"]);
 });
@@ -160,5 +159,40 @@ Deno.test("without a trusted proxy a forged X-Forwarded-For neither escapes nor 
     assertEquals((await apiLogin(t, `192.0.2.${i}`, `guess-${i}`)).status, 401, `attempt ${i}`);
   }
   assertEquals((await apiLogin(t, ADMIN_HOME, ADMIN.password)).status, 429);
-  assertEquals((await dnsLogin(t, null, ADMIN.password)).status, 429);
+  assertEquals((await formLogin(t, null, ADMIN.password)).status, 429);
+});
+
+Deno.test("the DNS API's login has its own throttle: exhausting either leaves the other open", async () => {
+  await using t = await startTestServer({ clock: new ManualClock(Date.now()), env: BEHIND_PROXY });
+  // Exhaust the DNS API's throttle for the pair (address, admin).
+  const dns = [];
+  for (let i = 1; i <= 7; i++) dns.push((await dnsLogin(t, ATTACKER, `dns-${i}`)).status);
+  assertEquals(dns, [401, 401, 401, 401, 401, 429, 429]);
+  const refused = await dnsLogin(t, ATTACKER, ADMIN.password);
+  assertEquals([refused.status, refused.headers.get("retry-after")], [429, "1"]);
+  // The admin listener's logins from that very address are not held back.
+  assertEquals((await apiLogin(t, ATTACKER, ADMIN.password)).status, 200);
+  assertEquals((await formLogin(t, ATTACKER, ADMIN.password)).status, 303);
+
+  // The reverse: a second address exhausts the admin throttle; the DNS API still checks passwords.
+  const admin = [];
+  for (let i = 1; i <= 6; i++) admin.push((await apiLogin(t, ADMIN_HOME, `guess-${i}`)).status);
+  assertEquals(admin, [401, 401, 401, 401, 401, 429]);
+  assertEquals((await dnsLogin(t, ADMIN_HOME, "still checked")).status, 401);
+  assertEquals((await dnsLogin(t, ADMIN_HOME, ADMIN.password)).status, 200);
+});
+
+Deno.test("the DNS API's throttle also counts per address across usernames", async () => {
+  await using t = await startTestServer({
+    clock: new ManualClock(Date.now()),
+    env: { ...BEHIND_PROXY, PALISADE_LOGIN_ADDR_FAILURES: "3" },
+  });
+  for (const name of ["alice", "bob", "carol"]) {
+    assertEquals((await dnsLogin(t, ATTACKER, "x", name)).status, 401, name);
+  }
+  const refused = await dnsLogin(t, ATTACKER, "x", "dave");
+  assertEquals(refused.status, 429);
+  assert(Number(refused.headers.get("retry-after")) >= 1);
+  assertEquals((await dnsLogin(t, ADMIN_HOME, ADMIN.password)).status, 200);
+  assertEquals((await apiLogin(t, ATTACKER, ADMIN.password)).status, 200);
 });

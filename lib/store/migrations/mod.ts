@@ -4,8 +4,8 @@
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
- * 11 attestation sites, 12 attestation tokens, 13 attestation signals. Applied by
- * `Store.open()`.
+ * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
+ * API's own login failures and the record paging indexes. Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -21,6 +21,7 @@ import { peerEndpoint } from "./0010_peer_endpoint.ts";
 import { attestSites } from "./0011_attest_sites.ts";
 import { attestTokens } from "./0012_attest_tokens.ts";
 import { attestSignals } from "./0013_attest_signals.ts";
+import { dnsLoginAndPaging } from "./0014_dns_login_and_paging.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   attestSites,
   attestTokens,
   attestSignals,
+  dnsLoginAndPaging,
 ];

@@ -7,7 +7,7 @@ import type { Config } from "../../../lib/config/config.ts";
 import type { Services } from "../../../lib/services.ts";
 import { createDefine } from "../../http/define.ts";
 
-export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users"> & {
+export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users" | "system"> & {
   /** Which proxies may name the client (the login throttle keys on it). */
   config: Pick<Config, "trustedProxies">;
 };
@@ -19,8 +19,10 @@ export function dnsApiServices(s: Services): DnsApiServices {
     log: s.log,
     dns: s.dns,
     jwt: s.jwt,
-    auth: s.auth,
+    // Its own login throttle: failures here never make the admin login wait, nor the reverse.
+    auth: s.dnsAuth,
     users: s.users,
+    system: s.system,
   };
 }
 

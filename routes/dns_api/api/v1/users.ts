@@ -6,7 +6,12 @@ import { define } from "@/server/listeners/dns_api/context.ts";
 export const meta = define.meta(collection({
   key: "users",
   item: UserInfoSchema,
-  list: { summary: "List users (never their passwords)", access: "administrator" },
+  list: {
+    summary:
+      "List users (never their passwords), oldest first; paged by limit and cursor or offset (all without limit)",
+    access: "administrator",
+  },
+  paged: true,
   create: {
     summary: "Create a user; the password is write-only",
     access: "administrator",
@@ -17,6 +22,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ users: ctx.services.users.list() }),
+  GET: (ctx) => ctx.services.users.page(ctx.query ?? {}),
   POST: (ctx) => ctx.services.users.create(ctx.body, ctx.auth.user.username),
 });

@@ -1,17 +1,11 @@
-import { z } from "zod";
+import { VersionSchema } from "@/lib/system/schema.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "Version and build information",
+    summary: "Version and build information, and where the /api/v1 compatibility policy is",
     access: "public",
-    response: z.object({
-      version: z.string(),
-      commit: z.string(),
-      deno: z.string(),
-      v8: z.string(),
-      typescript: z.string(),
-    }),
+    response: VersionSchema,
   },
 });
 

@@ -5,7 +5,12 @@ import { define } from "@/server/listeners/dns_api/context.ts";
 export const meta = define.meta(collection({
   key: "zones",
   item: ZoneSummarySchema,
-  list: { summary: "List zones with their record counts", access: "viewer" },
+  list: {
+    summary:
+      "List zones by name with their record counts; paged by limit and cursor or offset (all without limit)",
+    access: "viewer",
+  },
+  paged: true,
   create: {
     summary: "Create a zone with its SOA and apex NS (records_count 1)",
     access: "operator",
@@ -15,7 +20,7 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ zones: ctx.services.dns.listZones() }),
+  GET: (ctx) => ctx.services.dns.listZonePage(ctx.query ?? {}),
   POST(ctx) {
     const z = ctx.services.dns.createZone(ctx.auth.user.username, ctx.body);
     return {

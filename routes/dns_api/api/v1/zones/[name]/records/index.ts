@@ -9,7 +9,8 @@ import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "The zone's records, SOA first; `type` filters by record type",
+    summary:
+      "The zone's records, SOA first; `type` filters by record type; paged by limit and cursor or offset (all without limit)",
     access: "viewer",
     query: RecordQuery,
     response: RecordListSchema,
@@ -24,6 +25,6 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.listRecords(ctx.params.name, ctx.query.type),
+  GET: (ctx) => ctx.services.dns.listRecordPage(ctx.params.name, ctx.query.type, ctx.query),
   POST: (ctx) => ctx.services.dns.createRecord(ctx.auth.user.username, ctx.params.name, ctx.body),
 });
