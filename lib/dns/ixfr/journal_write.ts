@@ -16,6 +16,12 @@ import type { JournalVersion } from "./journal_repo.ts";
 
 const DAY_MS = 86_400_000;
 
+/** A zone just created (by the API or from a file) starts with an empty journal. */
+export function journalStart(ctx: DnsContext, zone: string): void {
+  ctx.journal.takePending(zone);
+  ctx.journal.clear(zone);
+}
+
 /** Turns the zone's pending changes into the step `from` → `to`; `now` in milliseconds. */
 export function journalStep(
   ctx: DnsContext,
