@@ -7,7 +7,7 @@
 import type { Store } from "../../store/store.ts";
 import type { RecordData } from "../record_repo.ts";
 
-/** How much journal a zone keeps (PALISADE_DNS_IXFR_JOURNAL_*). */
+/** How much journal a zone keeps (PALISADE_DNS_IXFR_*). */
 export interface JournalLimits {
   /** Most serial steps kept per zone. */
   maxVersions: number;
