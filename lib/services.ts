@@ -157,7 +157,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
 /** Zones and records, and the in-memory index the DNS listener answers from. */
 function dnsServices(c: Common, system: SystemService) {
   const { config, store } = c;
-  const repos = sqliteDnsRepos(store);
+  const repos = sqliteDnsRepos(store, config.dns.ixfrJournal);
   const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
   index.load();
   const ctx = {

@@ -9,6 +9,7 @@ import { LOGIN_DEFAULTS } from "./login_options.ts";
 import { OPTIONS } from "./options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers } from "./values.ts";
+import { JOURNAL_DEFAULTS } from "../dns/ixfr/journal_repo.ts";
 
 export { OPTIONS } from "./options.ts";
 export type { Config, HostDriverChoice, ListenAddress, LoginThrottle } from "./types.ts";
@@ -60,6 +61,7 @@ function defaults(): Config {
       tcp: { maxConnections: 128, perAddress: 8, firstQueryMs: 2000, idleMs: 10_000 },
       rrl: { mode: "auto", rate: 200, slip: 2, ipv4Prefix: 24, ipv6Prefix: 56 },
       dnssec: { propagationDelay: 3600, rolloverCheckMs: 60_000 },
+      ixfrJournal: { ...JOURNAL_DEFAULTS },
     },
     attest: {
       frontendDir: "./static/attest",

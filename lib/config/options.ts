@@ -186,6 +186,27 @@ export const OPTIONS: Option[] = [
     "How often the DNSSEC key rollover scheduler applies due steps and starts automatic rotations",
     (c, n) => (c.dns.dnssec.rolloverCheckMs = n),
   ),
+  integerOption(
+    "PALISADE_DNS_IXFR_VERSIONS",
+    100,
+    [0, 100_000],
+    "Serial steps of each zone kept for IXFR; 0 keeps none and every IXFR gets a full transfer",
+    (c, n) => (c.dns.ixfrJournal.maxVersions = n),
+  ),
+  integerOption(
+    "PALISADE_DNS_IXFR_MAX_AGE_DAYS",
+    30,
+    [1, 3650],
+    "Days a zone's IXFR journal step is kept; older steps are dropped when the zone next changes",
+    (c, n) => (c.dns.ixfrJournal.maxAgeDays = n),
+  ),
+  integerOption(
+    "PALISADE_DNS_IXFR_MAX_ROWS",
+    20_000,
+    [0, 10_000_000],
+    "Most records each zone's IXFR journal holds; the oldest steps are dropped first",
+    (c, n) => (c.dns.ixfrJournal.maxRows = n),
+  ),
   {
     env: "PALISADE_LOG",
     flag: "--log",

@@ -1,6 +1,7 @@
 /** The shape of the configuration `parseConfig()` builds. */
 import type { NotifyTarget } from "../dns/notify.ts";
 import type { LogLevel } from "../log/log.ts";
+import type { JournalLimits } from "../dns/ixfr/journal_repo.ts";
 
 export interface ListenAddress {
   hostname: string;
@@ -107,6 +108,8 @@ export interface Config {
       /** How often the rollover scheduler looks for due steps, in milliseconds. */
       rolloverCheckMs: number;
     };
+    /** How much IXFR journal each zone keeps (docs/dns.md, "IXFR"). */
+    ixfrJournal: JournalLimits;
   };
   attest: {
     /** Folder served at `/` of the attestation listener. */

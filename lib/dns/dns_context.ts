@@ -10,6 +10,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Transactor } from "../store/transactor.ts";
 import { normalizeZoneName } from "./names.ts";
 import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
+import type { JournalRepo } from "./ixfr/journal_repo.ts";
 import type { RecordRepo } from "./record_repo.ts";
 import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
 
@@ -22,6 +23,8 @@ export interface DnsContext {
   zones: ZoneRepo;
   records: RecordRepo;
   dnssecKeys: DnssecKeyRepo;
+  /** The IXFR journal, written with every serial step (ixfr/journal_write.ts). */
+  journal: JournalRepo;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;

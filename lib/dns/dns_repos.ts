@@ -1,6 +1,7 @@
 /** The DNS domain's repositories, and their SQLite implementations over one store. */
 import type { Store } from "../store/store.ts";
 import { type DnssecKeyRepo, SqliteDnssecKeyRepo } from "./dnssec/key_repo.ts";
+import { type JournalLimits, type JournalRepo, SqliteJournalRepo } from "./ixfr/journal_repo.ts";
 import { type RecordRepo, SqliteRecordRepo } from "./record_repo.ts";
 import { SqliteZoneRepo, type ZoneRepo } from "./zone_repo.ts";
 
@@ -8,13 +9,15 @@ export interface DnsRepos {
   zones: ZoneRepo;
   records: RecordRepo;
   dnssecKeys: DnssecKeyRepo;
+  journal: JournalRepo;
 }
 
-/** Every DNS repository over `store`. */
-export function sqliteDnsRepos(store: Store): DnsRepos {
+/** Every DNS repository over `store`; `journal` bounds each zone's IXFR journal. */
+export function sqliteDnsRepos(store: Store, journal?: JournalLimits): DnsRepos {
   return {
     zones: new SqliteZoneRepo(store),
     records: new SqliteRecordRepo(store),
     dnssecKeys: new SqliteDnssecKeyRepo(store),
+    journal: new SqliteJournalRepo(store, journal),
   };
 }

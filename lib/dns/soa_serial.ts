@@ -1,10 +1,12 @@
 /**
  * The zone's serial and its mirrored SOA row. Every change moves the serial
  * forward (date-based, see `nextSerial`) in the change's transaction and
- * rewrites the SOA row, so listings, answers and transfers agree.
+ * rewrites the SOA row, so listings, answers and transfers agree. The move
+ * also writes the IXFR journal's step for the change (ixfr/journal_write.ts).
  */
 import type { DnsContext } from "./dns_context.ts";
 import { zoneOf } from "./dns_context.ts";
+import { journalStep } from "./ixfr/journal_write.ts";
 import { nextSerial, soaValue } from "./soa.ts";
 import type { ZoneRow } from "./zone_repo.ts";
 
@@ -30,10 +32,12 @@ export function writeSoa(ctx: DnsContext, zone: string, now: number): void {
   });
 }
 
-/** Sets the serial, touches updated_at and rewrites the SOA row. */
+/** Sets the serial, touches updated_at, rewrites the SOA row and journals the step. */
 export function setSerial(ctx: DnsContext, zone: string, serial: number, now: number): void {
+  const from = zoneOf(ctx, zone).serial;
   ctx.zones.setSerial(zone, serial, now);
   writeSoa(ctx, zone, now);
+  journalStep(ctx, zone, from, serial, now);
 }
 
 /** Moves the serial forward (see nextSerial) and touches updated_at; returns the new serial. */

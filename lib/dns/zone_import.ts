@@ -9,6 +9,7 @@ import { DomainError, UnprocessableError, ValidationError } from "../errors.ts";
 import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
 import { normalizeName, normalizeZoneName } from "./names.ts";
 import { RRsetBudget } from "./rrset_budget.ts";
+import { journalStart } from "./ixfr/journal_write.ts";
 import { setSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, serialGreater, type SoaTimers, validateTimers } from "./soa.ts";
 import { type ParsedZone, parseZoneFile, type ZoneFileRecord } from "./zone_file.ts";
@@ -231,6 +232,7 @@ function importSerial(
 ): number {
   if (created) {
     writeSoa(ctx, z.name, now);
+    journalStart(ctx, z.name);
     return z.serial;
   }
   let serial = nextSerial(z.serial, now);

@@ -11,6 +11,7 @@
  */
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { DnsRepos } from "./dns_repos.ts";
+import type { JournalRepo } from "./ixfr/journal_repo.ts";
 import { apexKeyRRsets } from "./dnssec/apex.ts";
 import { dnskeyOf, signingKey } from "./dnssec/keys.ts";
 import type { SigningKey } from "./dnssec/types.ts";
@@ -97,7 +98,7 @@ export function closestEncloser(z: ZoneData, name: string): string {
 export type Unservable = (row: RecordData, reason: string) => void;
 
 /** `row` checked as the API checks a record, its owner too: the record, or why it cannot be served. */
-function servable(row: RecordData, zone: string): CheckedRecord | string {
+export function servable(row: RecordData, zone: string): CheckedRecord | string {
   if (!encodable(row.name) || !inZone(row.name, zone)) {
     return `owner "${row.name}" is not a name of zone "${zone}"`;
   }
@@ -205,6 +206,14 @@ export class DnsIndex {
         reason,
       });
     };
+  }
+
+  /**
+   * The IXFR journal behind the index (ixfr/): an incremental transfer reads
+   * it from the store, the one answer not served from memory alone.
+   */
+  get journal(): JournalRepo {
+    return this.repos.journal;
   }
 
   /** Loads every zone from the store. */

@@ -1,8 +1,10 @@
 /**
- * Zone transfers (AXFR, and IXFR answered as a full transfer) over TCP, in
- * messages well under the 64 KiB TCP limit; over UDP an IXFR gets the SOA
- * alone (RFC 1995 §4) and an AXFR is NOTIMP. An IXFR without the client's
- * SOA in the authority section is malformed (RFC 1995 §3).
+ * Zone transfers over TCP, in messages well under the 64 KiB TCP limit: AXFR,
+ * and IXFR answered from the zone's journal (ixfr/), or as a full transfer
+ * when the journal cannot (RFC 1995 §4). Over UDP an IXFR gets the difference
+ * when it fits one message, else the SOA alone (RFC 1995 §2), and an AXFR is
+ * NOTIMP. An IXFR without the client's SOA in the authority section is
+ * malformed (RFC 1995 §3).
  */
 import type { WireRecord } from "./encode.ts";
 import type { Query } from "./query.ts";
@@ -17,6 +19,7 @@ import {
 import { buildRaw, buildResponse, type EdnsReply, toRecords } from "./response.ts";
 import { serialGreater } from "./soa.ts";
 import { dnssecTransferRecords } from "./dnssec/signed_transfer.ts";
+import { ixfrOverUdp, ixfrRecords } from "./ixfr/ixfr_answer.ts";
 import type { ZoneSigner } from "./dnssec/signer.ts";
 import { type DnsIndex, T_SOA, type ZoneData } from "./zone_index.ts";
 
@@ -57,11 +60,18 @@ export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] 
   }
   if (!zone) return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
   const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
-  if (q.qtype === T_IXFR && (transport === "udp" || !serialGreater(zone.serial, q.clientSerial!))) {
-    // RFC 1995 §4: up to date, or UDP: the SOA alone tells the client what to do.
+  const upToDate = q.qtype === T_IXFR && !serialGreater(zone.serial, q.clientSerial!);
+  const diff = q.qtype === T_IXFR && !upToDate
+    ? ixfrRecords(index.journal, zone, q.clientSerial!)
+    : undefined;
+  if (diff && transport === "tcp") return transferMessages(msg, q, edns, diff);
+  const one = diff && ixfrOverUdp(msg, q, edns, limit, diff);
+  if (one) return [one];
+  if (q.qtype === T_IXFR && (transport === "udp" || upToDate)) {
+    // RFC 1995 §2, §4: up to date, or UDP without room: the SOA alone tells the client what to do.
     return [buildResponse(msg, q, 0, true, edns, { answer: [soa] }, limit)];
   }
-  // RFC 5936: SOA first and last; IXFR is answered the same way (RFC 1995 §4 allows a full transfer).
+  // RFC 5936: SOA first and last; an IXFR the journal cannot answer gets the same (RFC 1995 §4).
   return transferMessages(msg, q, edns, axfrRecords(zone, r.signer));
 }
 

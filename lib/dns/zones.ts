@@ -7,6 +7,7 @@ import { isoTime } from "../clock.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { type DnsContext, unique, zoneChanged, zoneOf } from "./dns_context.ts";
 import { normalizeName, normalizeZoneName } from "./names.ts";
+import { journalStart } from "./ixfr/journal_write.ts";
 import { bumpSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, normalizeEmail, SOA_DEFAULTS, type SoaTimers, validateTimers } from "./soa.ts";
 import type { ZoneListing, ZoneRow } from "./zone_repo.ts";
@@ -111,6 +112,7 @@ export function createZone(ctx: DnsContext, actor: string, input: CreateZoneInpu
       resource_type: "dns_zone",
       resource_id: name,
     });
+    journalStart(ctx, name);
     zoneChanged(ctx, name, "created", row.serial);
     return zoneDetails(ctx, row);
   });

@@ -1,7 +1,8 @@
 /**
  * Runs Knot DNS (`knotd`) on loopback as a test oracle: a primary serving
  * zone files, configured as an operator would (default answering, no rate
- * limiting module, no DNSSEC signing). Config, zone files, journal and
+ * limiting module, no DNSSEC signing), or a secondary transferring a zone
+ * from a primary and accepting its NOTIFY. Config, zone files, journal and
  * control socket live in a temp dir; the process is a child of the test and
  * is killed on dispose.
  */
@@ -10,8 +11,10 @@ import { which } from "../helpers/system.ts";
 
 export interface KnotZone {
   name: string;
-  /** Zone file text. */
-  text: string;
+  /** Zone file text (primary), or omitted for a secondary. */
+  text?: string;
+  /** Secondary: the primary "ip@port" to transfer from and accept NOTIFY from. */
+  primary?: { ip: string; port: number };
 }
 
 export interface Knot extends AsyncDisposable {
@@ -36,9 +39,14 @@ function config(dir: string, port: number, zones: KnotZone[], xfr: string[]): st
     `  storage: "${dir}"`,
     "control:",
     `  listen: "${dir}/knot.sock"`,
+    ...remotes(zones),
+    ...(xfr.length || zones.some((z) => z.primary) ? ["acl:"] : []),
     ...(xfr.length
-      ? ["acl:", "  - id: xfr", `    address: [${xfr.join(", ")}]`, "    action: transfer"]
+      ? ["  - id: xfr", `    address: [${xfr.join(", ")}]`, "    action: transfer"]
       : []),
+    ...zones.flatMap((z, i) =>
+      z.primary ? [`  - id: notify${i}`, `    address: ${z.primary.ip}`, "    action: notify"] : []
+    ),
     "template:",
     "  - id: default",
     `    storage: "${dir}"`,
@@ -49,8 +57,19 @@ function config(dir: string, port: number, zones: KnotZone[], xfr: string[]): st
     ...(xfr.length ? ["    acl: xfr"] : []),
     "zone:",
   ];
-  for (const z of zones) lines.push(`  - domain: "${z.name}"`);
+  zones.forEach((z, i) => {
+    lines.push(`  - domain: "${z.name}"`);
+    if (z.primary) lines.push(`    master: primary${i}`, `    acl: notify${i}`);
+  });
   return lines.join("\n") + "\n";
+}
+
+/** The primaries of secondary zones (Knot 3.2 names them `master`). */
+function remotes(zones: KnotZone[]): string[] {
+  const out = zones.flatMap((z, i) =>
+    z.primary ? [`  - id: primary${i}`, `    address: ${z.primary.ip}@${z.primary.port}`] : []
+  );
+  return out.length ? ["remote:", ...out] : [];
 }
 
 /** Starts `knotd` with `zones` (transfers allowed to `provideXfr`); resolves once it answers on its port (zones may still be loading). */
@@ -60,7 +79,9 @@ export async function startKnot(
 ): Promise<Knot> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-knot-" });
   const port = freeDualPort();
-  for (const z of zones) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
+  for (const z of zones) {
+    if (z.text !== undefined) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
+  }
   await Deno.writeTextFile(`${dir}/knot.conf`, config(dir, port, zones, opts.provideXfr ?? []));
   const child = new Deno.Command(which("knotd") ?? "knotd", {
     args: ["-c", `${dir}/knot.conf`],

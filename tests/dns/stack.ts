@@ -7,6 +7,7 @@ import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { parseAcl } from "../../lib/dns/acl.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import type { JournalLimits } from "../../lib/dns/ixfr/journal_repo.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
@@ -38,12 +39,14 @@ export async function startDnsStack(
     rrl?: RrlOptions;
     /** The answer index's and the listener's log (errors from handlers among them). */
     log?: Logger;
+    /** Bounds of each zone's IXFR journal (defaults when absent). */
+    journal?: JournalLimits;
   } = {},
 ): Promise<DnsStack> {
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
-  const repos = sqliteDnsRepos(store);
+  const repos = sqliteDnsRepos(store, opts.journal);
   const index = new DnsIndex(repos, opts.log);
   index.load();
   const service = new DnsService({

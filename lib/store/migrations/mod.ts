@@ -5,7 +5,8 @@
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
- * API's own login failures and the record paging indexes. Applied by `Store.open()`.
+ * API's own login failures and the record paging indexes, 15 the DNS IXFR journal.
+ * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -22,6 +23,7 @@ import { attestSites } from "./0011_attest_sites.ts";
 import { attestTokens } from "./0012_attest_tokens.ts";
 import { attestSignals } from "./0013_attest_signals.ts";
 import { dnsLoginAndPaging } from "./0014_dns_login_and_paging.ts";
+import { dnsJournal } from "./0015_dns_journal.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -38,4 +40,5 @@ export const migrations: Migration[] = [
   attestTokens,
   attestSignals,
   dnsLoginAndPaging,
+  dnsJournal,
 ];
