@@ -11,6 +11,7 @@ import type { Transactor } from "../store/transactor.ts";
 import { normalizeZoneName } from "./names.ts";
 import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
 import type { RecordRepo } from "./record_repo.ts";
+import type { TsigKeyRepo } from "./tsig/key_repo.ts";
 import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
 
 /** Told after a commit that a zone's data changed, so answers follow the store. */
@@ -22,6 +23,7 @@ export interface DnsContext {
   zones: ZoneRepo;
   records: RecordRepo;
   dnssecKeys: DnssecKeyRepo;
+  tsigKeys: TsigKeyRepo;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;

@@ -2,12 +2,14 @@
 import type { Store } from "../store/store.ts";
 import { type DnssecKeyRepo, SqliteDnssecKeyRepo } from "./dnssec/key_repo.ts";
 import { type RecordRepo, SqliteRecordRepo } from "./record_repo.ts";
+import { SqliteTsigKeyRepo, type TsigKeyRepo } from "./tsig/key_repo.ts";
 import { SqliteZoneRepo, type ZoneRepo } from "./zone_repo.ts";
 
 export interface DnsRepos {
   zones: ZoneRepo;
   records: RecordRepo;
   dnssecKeys: DnssecKeyRepo;
+  tsigKeys: TsigKeyRepo;
 }
 
 /** Every DNS repository over `store`. */
@@ -16,5 +18,6 @@ export function sqliteDnsRepos(store: Store): DnsRepos {
     zones: new SqliteZoneRepo(store),
     records: new SqliteRecordRepo(store),
     dnssecKeys: new SqliteDnssecKeyRepo(store),
+    tsigKeys: new SqliteTsigKeyRepo(store),
   };
 }

@@ -4,7 +4,8 @@
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
- * 11 attestation sites, 12 attestation tokens. Applied by `Store.open()`.
+ * 11 attestation sites, 12 attestation tokens, 14 DNS TSIG keys. Applied by
+ * `Store.open()`.
  */
 import type { Migration } from "../store.ts";
 import { foundation } from "./0001_foundation.ts";
@@ -19,6 +20,7 @@ import { dnssecRotation } from "./0009_dnssec_rotation.ts";
 import { peerEndpoint } from "./0010_peer_endpoint.ts";
 import { attestSites } from "./0011_attest_sites.ts";
 import { attestTokens } from "./0012_attest_tokens.ts";
+import { tsigKeys } from "./0014_tsig_keys.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -33,4 +35,5 @@ export const migrations: Migration[] = [
   peerEndpoint,
   attestSites,
   attestTokens,
+  tsigKeys,
 ];
