@@ -18,7 +18,7 @@ import type {
   TsigKeyRow,
   TsigPermission,
 } from "./key_repo.ts";
-import { secretLength } from "./sign.ts";
+import { secretLength, type TsigKeyring } from "./sign.ts";
 
 export interface TsigKeyView {
   name: string;
@@ -86,6 +86,11 @@ function secretOf(input: string | undefined, algorithm: TsigAlgorithm): string {
 
 export class TsigService {
   constructor(private readonly d: TsigDeps) {}
+
+  /** The keys with their secrets, for signing outgoing NOTIFY only. */
+  get keyring(): TsigKeyring {
+    return this.d.repo;
+  }
 
   /** Every key by name, never a secret. */
   list(): TsigKeyView[] {

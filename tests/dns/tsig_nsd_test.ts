@@ -1,0 +1,78 @@
+/**
+ * NSD as a TSIG secondary (RFC 8945): configured with a key from the key
+ * service and no address in Palisade's AXFR ACL, it transfers the zone with
+ * the key, and a change through the service reaches it by a NOTIFY signed
+ * with the same key (NSD's allow-notify names the key, so it drops an
+ * unsigned one), whose signed reply Palisade verifies.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { haveSystem } from "../helpers/system.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { parseNotifyTargets } from "../../lib/dns/notify.ts";
+import { DnsNotifier } from "../../server/listeners/dns/notify.ts";
+import { dig } from "./dig.ts";
+import { startNsd } from "./nsd.ts";
+import { startDnsStack } from "./stack.ts";
+
+const Z = "signed-xfr.test";
+
+for (const algorithm of ["hmac-sha256", "hmac-sha1"] as const) {
+  Deno.test(`NSD with a ${algorithm} key transfers the zone and follows a signed NOTIFY`, async () => {
+    if (!haveSystem("tsig nsd", ["nsd", "dig"])) return;
+    await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
+    // Retry and refresh an hour away: only NOTIFY makes NSD look again within the test.
+    s.service.createZone("test", { name: Z, admin_email: "h@signed-xfr.test", refresh: 3600 });
+    s.service.createRecord("test", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
+    const key = s.tsig.create("test", { name: `nsd-${algorithm}`, algorithm, zones: [Z] });
+    await using nsd = await startNsd([{
+      name: Z,
+      primary: { ip: "127.0.0.1", port: s.port },
+      key: { name: key.name, algorithm, secret: key.secret },
+    }]);
+    const outcomes: boolean[] = [];
+    const notifier = new DnsNotifier({
+      targets: parseNotifyTargets([`127.0.0.1:${nsd.port}@${key.name}`]),
+      keys: s.tsig.keyring,
+      timeoutMs: 500,
+      onResult: (r) => outcomes.push(r.ok),
+    });
+    const stop = notifier.start(s.bus);
+    try {
+      const serial = s.service.getZone(Z).serial;
+      const transferred = await waitFor(async () => {
+        const r = await dig(nsd.port, [Z, "SOA"]);
+        return r.answer.some((l) => l.includes(` ${serial} `));
+      }, 15_000);
+      assert(transferred, `NSD did not transfer serial ${serial}:\n${await nsd.log()}`);
+      assertEquals((await dig(nsd.port, [`www.${Z}`, "A"])).answer.length, 1);
+
+      const www = s.service.listRecords(Z, "A").records.find((r) => r.domain === `www.${Z}`)!;
+      s.service.updateRecord("test", Z, www.id, { value: "192.0.2.200" });
+      const seen = await waitFor(async () => {
+        const r = await dig(nsd.port, [`www.${Z}`, "A"]);
+        return r.answer.some((l) => l.endsWith("192.0.2.200"));
+      }, 8_000);
+      assert(seen, `NSD did not follow the signed NOTIFY:\n${await nsd.log()}`);
+      await waitFor(() => outcomes.length > 0, 5_000);
+      assertEquals(outcomes.at(-1), true, "the NOTIFY reply carried a valid signature");
+    } finally {
+      stop();
+      await notifier.stop();
+    }
+  });
+}
+
+Deno.test("NOTIFY to a target whose key does not exist is not sent unsigned", async () => {
+  await using s = await startDnsStack();
+  const outcomes: boolean[] = [];
+  const notifier = new DnsNotifier({
+    targets: parseNotifyTargets(["127.0.0.1:9@missing-key"]),
+    keys: s.tsig.keyring,
+    timeoutMs: 100,
+    attempts: 1,
+    onResult: (r) => outcomes.push(r.ok),
+  });
+  notifier.notify("example.test", 1);
+  await notifier.stop();
+  assertEquals(outcomes, [false]);
+});
