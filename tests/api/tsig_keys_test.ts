@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { auditRows, dnsApi, watchEvents } from "../helpers/dns_api.ts";
+import { haveSystem, run } from "../helpers/system.ts";
 import { startTestServer } from "../helpers/test_server.ts";
 
 const bytes = (b64: string) => atob(b64).length;
@@ -75,4 +76,34 @@ Deno.test("only administrators manage TSIG keys", async () => {
   const admin = await dnsApi(t);
   assertEquals((await admin.post("/tsig-keys", { name: "k" })).status, 201);
   assertEquals((await operator.del("/tsig-keys/k")).status, 403);
+});
+
+Deno.test("a key made through the API lets dig -y transfer the zone from the server's DNS listener", async () => {
+  if (!haveSystem("tsig api dig", ["dig"])) return;
+  await using t = await startTestServer({ env: { PALISADE_DNS_AXFR_ALLOW: "192.0.2.99" } });
+  const api = await dnsApi(t);
+  assertEquals(
+    (await api.post("/zones", { name: "api.test", admin_email: "h@api.test" })).status,
+    201,
+  );
+  const key = (await api.post("/tsig-keys", { name: "api-key", zones: ["api.test"] })).body;
+  const axfr = (k: string[]) =>
+    run("dig", [
+      "@127.0.0.1",
+      "-p",
+      String(t.dns.port),
+      "+time=2",
+      "+tries=1",
+      ...k,
+      "api.test",
+      "AXFR",
+    ], {
+      allowFail: true,
+    });
+  const signed = (await axfr(["-y", `hmac-sha256:api-key:${key.secret}`])).stdout;
+  assertEquals(signed.split("\n").filter((l) => /\sSOA\s/.test(l)).length, 2, signed);
+  assert(!/Transfer failed|Couldn't verify/.test(signed), signed);
+  assertMatch((await axfr([])).stdout, /Transfer failed/);
+  assertEquals((await api.del("/tsig-keys/api-key")).status, 200);
+  assertMatch((await axfr(["-y", `hmac-sha256:api-key:${key.secret}`])).stdout, /BADKEY/);
 });

@@ -10,6 +10,9 @@ import { haveSystem } from "../helpers/system.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { parseNotifyTargets } from "../../lib/dns/notify.ts";
 import { DnsNotifier } from "../../server/listeners/dns/notify.ts";
+import { dnsApi } from "../helpers/dns_api.ts";
+import { freeDualPort } from "../helpers/ports.ts";
+import { startTestServer } from "../helpers/test_server.ts";
 import { dig } from "./dig.ts";
 import { startNsd } from "./nsd.ts";
 import { startDnsStack } from "./stack.ts";
@@ -75,4 +78,38 @@ Deno.test("NOTIFY to a target whose key does not exist is not sent unsigned", as
   notifier.notify("example.test", 1);
   await notifier.stop();
   assertEquals(outcomes, [false]);
+});
+
+Deno.test("through a whole server: a key imported over the API, PALISADE_DNS_NOTIFY ip:port@key, NSD follows an API change", async () => {
+  if (!haveSystem("tsig nsd api", ["nsd", "dig"])) return;
+  const secret = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const dnsPort = freeDualPort();
+  await using nsd = await startNsd([{
+    name: "api-signed.test",
+    primary: { ip: "127.0.0.1", port: dnsPort },
+    key: { name: "nsd-key", algorithm: "hmac-sha256", secret },
+  }]);
+  await using t = await startTestServer({
+    env: {
+      PALISADE_DNS_LISTEN: `127.0.0.1:${dnsPort}`,
+      PALISADE_DNS_AXFR_ALLOW: "192.0.2.99",
+      PALISADE_DNS_NOTIFY: `127.0.0.1:${nsd.port}@nsd-key`,
+    },
+  });
+  const api = await dnsApi(t);
+  const key = await api.post("/tsig-keys", { name: "nsd-key", secret, zones: ["api-signed.test"] });
+  assertEquals(key.status, 201);
+  const zone = { name: "api-signed.test", admin_email: "h@api-signed.test", refresh: 3600 };
+  assertEquals((await api.post("/zones", zone)).status, 201);
+  const add = await api.post("/zones/api-signed.test/records", {
+    domain: "www.api-signed.test",
+    type: "A",
+    value: "192.0.2.7",
+  });
+  assertEquals(add.status, 201);
+  const seen = await waitFor(async () => {
+    const r = await dig(nsd.port, ["www.api-signed.test", "A"]);
+    return r.answer.some((l) => l.endsWith("192.0.2.7"));
+  }, 8_000);
+  assert(seen, `NSD did not follow the API change:\n${await nsd.log()}`);
 });
