@@ -163,9 +163,7 @@ function dnsServices(c: Common, system: SystemService) {
   const ctx = {
     ...repos,
     transactor: store,
-    audit: c.audit,
-    events: c.events,
-    clock: c.clock,
+    ...{ audit: c.audit, events: c.events, clock: c.clock },
     nameservers: config.dns.nameservers,
     index,
     propagationDelay: config.dns.dnssec.propagationDelay,
@@ -179,6 +177,7 @@ function dnsServices(c: Common, system: SystemService) {
   const dnsResponder = new DnsResponder(index, {
     axfrAllowed: parseAcl(config.dns.axfrAllow),
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
+    tsigKeys: repos.tsigKeys,
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
   const dnsRuntime = new DnsRuntime();

@@ -3,32 +3,36 @@ import type { RouteModule } from "../server/http/define.ts";
 import * as $0 from "./dns_api/_middleware.ts";
 import * as $1 from "./dns_api/api/v1/auth/login.ts";
 import * as $2 from "./dns_api/api/v1/openapi.json.ts";
-import * as $3 from "./dns_api/api/v1/users.ts";
-import * as $4 from "./dns_api/api/v1/version.ts";
-import * as $5 from "./dns_api/api/v1/zones/[name]/dnssec/index.ts";
-import * as $6 from "./dns_api/api/v1/zones/[name]/dnssec/rotate.ts";
-import * as $7 from "./dns_api/api/v1/zones/[name]/export.ts";
-import * as $8 from "./dns_api/api/v1/zones/[name]/import.ts";
-import * as $9 from "./dns_api/api/v1/zones/[name]/index.ts";
-import * as $10 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
-import * as $11 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
-import * as $12 from "./dns_api/api/v1/zones/[name]/records/index.ts";
-import * as $13 from "./dns_api/api/v1/zones/index.ts";
+import * as $3 from "./dns_api/api/v1/tsig-keys/[name].ts";
+import * as $4 from "./dns_api/api/v1/tsig-keys/index.ts";
+import * as $5 from "./dns_api/api/v1/users.ts";
+import * as $6 from "./dns_api/api/v1/version.ts";
+import * as $7 from "./dns_api/api/v1/zones/[name]/dnssec/index.ts";
+import * as $8 from "./dns_api/api/v1/zones/[name]/dnssec/rotate.ts";
+import * as $9 from "./dns_api/api/v1/zones/[name]/export.ts";
+import * as $10 from "./dns_api/api/v1/zones/[name]/import.ts";
+import * as $11 from "./dns_api/api/v1/zones/[name]/index.ts";
+import * as $12 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $13 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $14 from "./dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $15 from "./dns_api/api/v1/zones/index.ts";
 
 /** The route files of the dns_api listener. */
 export const routes: Record<string, RouteModule> = {
   "_middleware.ts": $0,
   "api/v1/auth/login.ts": $1,
   "api/v1/openapi.json.ts": $2,
-  "api/v1/users.ts": $3,
-  "api/v1/version.ts": $4,
-  "api/v1/zones/[name]/dnssec/index.ts": $5,
-  "api/v1/zones/[name]/dnssec/rotate.ts": $6,
-  "api/v1/zones/[name]/export.ts": $7,
-  "api/v1/zones/[name]/import.ts": $8,
-  "api/v1/zones/[name]/index.ts": $9,
-  "api/v1/zones/[name]/records/[id].ts": $10,
-  "api/v1/zones/[name]/records/batch.ts": $11,
-  "api/v1/zones/[name]/records/index.ts": $12,
-  "api/v1/zones/index.ts": $13,
+  "api/v1/tsig-keys/[name].ts": $3,
+  "api/v1/tsig-keys/index.ts": $4,
+  "api/v1/users.ts": $5,
+  "api/v1/version.ts": $6,
+  "api/v1/zones/[name]/dnssec/index.ts": $7,
+  "api/v1/zones/[name]/dnssec/rotate.ts": $8,
+  "api/v1/zones/[name]/export.ts": $9,
+  "api/v1/zones/[name]/import.ts": $10,
+  "api/v1/zones/[name]/index.ts": $11,
+  "api/v1/zones/[name]/records/[id].ts": $12,
+  "api/v1/zones/[name]/records/batch.ts": $13,
+  "api/v1/zones/[name]/records/index.ts": $14,
+  "api/v1/zones/index.ts": $15,
 };

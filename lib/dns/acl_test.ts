@@ -54,3 +54,16 @@ Deno.test("parseNotifyTargets() reads host:port entries with port 53 by default"
   assertThrows(() => parseNotifyTargets(["ns.example.net:53"]), ConfigError, "PALISADE_DNS_NOTIFY");
   assertThrows(() => parseNotifyTargets(["127.0.0.1:70000"]), ConfigError);
 });
+
+Deno.test("parseNotifyTargets() reads an optional TSIG key name after @", () => {
+  assertEquals(
+    parseNotifyTargets(["127.0.0.1:5301@Xfr-Key.", "[::1]:5302@k.example", "192.0.2.1"]),
+    [
+      { hostname: "127.0.0.1", port: 5301, key: "xfr-key" },
+      { hostname: "::1", port: 5302, key: "k.example" },
+      { hostname: "192.0.2.1", port: 53 },
+    ],
+  );
+  assertThrows(() => parseNotifyTargets(["127.0.0.1:53@"]), ConfigError, "TSIG key");
+  assertThrows(() => parseNotifyTargets(["127.0.0.1:53@bad key"]), ConfigError, "TSIG key");
+});

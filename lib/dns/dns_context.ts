@@ -12,6 +12,7 @@ import { normalizeZoneName } from "./names.ts";
 import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
 import type { JournalRepo } from "./ixfr/journal_repo.ts";
 import type { RecordRepo } from "./record_repo.ts";
+import type { TsigKeyRepo } from "./tsig/key_repo.ts";
 import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
 
 /** Told after a commit that a zone's data changed, so answers follow the store. */
@@ -25,6 +26,7 @@ export interface DnsContext {
   dnssecKeys: DnssecKeyRepo;
   /** The IXFR journal, written with every serial step (ixfr/journal_write.ts). */
   journal: JournalRepo;
+  tsigKeys: TsigKeyRepo;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;

@@ -3,6 +3,7 @@ import type { Store } from "../store/store.ts";
 import { type DnssecKeyRepo, SqliteDnssecKeyRepo } from "./dnssec/key_repo.ts";
 import { type JournalLimits, type JournalRepo, SqliteJournalRepo } from "./ixfr/journal_repo.ts";
 import { type RecordRepo, SqliteRecordRepo } from "./record_repo.ts";
+import { SqliteTsigKeyRepo, type TsigKeyRepo } from "./tsig/key_repo.ts";
 import { SqliteZoneRepo, type ZoneRepo } from "./zone_repo.ts";
 
 export interface DnsRepos {
@@ -10,6 +11,7 @@ export interface DnsRepos {
   records: RecordRepo;
   dnssecKeys: DnssecKeyRepo;
   journal: JournalRepo;
+  tsigKeys: TsigKeyRepo;
 }
 
 /** Every DNS repository over `store`; `journal` bounds each zone's IXFR journal. */
@@ -19,5 +21,6 @@ export function sqliteDnsRepos(store: Store, journal?: JournalLimits): DnsRepos 
     records: new SqliteRecordRepo(store),
     dnssecKeys: new SqliteDnssecKeyRepo(store),
     journal: new SqliteJournalRepo(store, journal),
+    tsigKeys: new SqliteTsigKeyRepo(store),
   };
 }

@@ -30,6 +30,7 @@ import {
   updateRecord,
   type UpdateRecordInput,
 } from "./records.ts";
+import { TsigService } from "./tsig/tsig_service.ts";
 import { exportZone } from "./zone_export.ts";
 import { type ImportResult, importZone } from "./zone_import.ts";
 import {
@@ -55,7 +56,13 @@ export type { ImportResult } from "./zone_import.ts";
 export type { CreateZoneInput, UpdateZoneInput, ZoneDetails, ZoneSummary } from "./zones.ts";
 
 export class DnsService {
-  constructor(private readonly ctx: DnsContext) {}
+  /** TSIG keys (tsig/tsig_service.ts), over the same store, audit log and events. */
+  readonly tsig: TsigService;
+
+  constructor(private readonly ctx: DnsContext) {
+    const { transactor, audit, events, clock } = ctx;
+    this.tsig = new TsigService({ repo: ctx.tsigKeys, transactor, audit, events, clock });
+  }
 
   /** Every zone with its record count, by name. */
   listZones(): ZoneSummary[] {

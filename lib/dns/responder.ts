@@ -23,6 +23,8 @@ import type { DnsIndex } from "./zone_index.ts";
 import { signAnswer } from "./dnssec/sign_answer.ts";
 import { ZoneSigner } from "./dnssec/signer.ts";
 import { T_AXFR, T_IXFR, zoneTransfer } from "./zone_transfer.ts";
+import type { TsigKeyring } from "./tsig/sign.ts";
+import { keyAllows, tsigAnswer } from "./tsig/tsig_answer.ts";
 
 export interface ResponderOptions {
   /** Peers allowed to transfer zones (AXFR/IXFR); others get REFUSED. */
@@ -35,6 +37,8 @@ export interface ResponderOptions {
   rrl?: ResponseRateLimiter | null;
   /** Signs answers of zones with DNSSEC on (a fresh one when absent). */
   signer?: ZoneSigner;
+  /** TSIG keys (RFC 8945); without them a signed query gets NOTAUTH. */
+  tsigKeys?: TsigKeyring;
 }
 
 /**
@@ -164,14 +168,35 @@ export class DnsResponder {
     if (q.edns && q.edns.version > 0) {
       return [buildResponse(msg, q, BADVERS, false, edns, {}, limit)];
     }
-    if ((q as { tsig?: boolean }).tsig) {
-      return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
+    if (q.tsig) {
+      const keys = this.options.tsigKeys;
+      const bare = (rcode: number) => buildResponse(msg, q, rcode, false, edns, {}, limit);
+      if (!keys) return [bare(RCODE_NOTAUTH)];
+      return tsigAnswer(msg, keys, Date.now() / 1000, (key, reserve) => {
+        const isTransfer = q.qtype === T_AXFR || q.qtype === T_IXFR;
+        // Address OR key: a transfer from an address of the ACL needs no key, a key needs no address.
+        const allowed = this.options.axfrAllowed(ip) || keyAllows(key, q.name, "transfer");
+        if (isTransfer && !allowed) return "denied";
+        return this.unsigned(msg, q, transport, limit - reserve, allowed);
+      }, bare);
     }
+    return this.unsigned(msg, q, transport, limit, this.options.axfrAllowed(ip));
+  }
+
+  /** The answer once any TSIG is checked; `transferAllowed` says whether AXFR/IXFR may go ahead. */
+  private unsigned(
+    msg: Uint8Array,
+    q: Query,
+    transport: Transport,
+    limit: number,
+    transferAllowed: boolean,
+  ): Uint8Array[] {
+    const edns = this.ednsReply(q);
     if (q.qclass !== C_IN && q.qclass !== C_ANY) {
       return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_SUPPORTED, limit)];
     }
     if (q.qtype === T_AXFR || q.qtype === T_IXFR) {
-      const allowed = this.options.axfrAllowed(ip);
+      const allowed = transferAllowed;
       return zoneTransfer(this.index, {
         msg,
         q,

@@ -33,6 +33,8 @@ export interface EventMap {
    * rotated (`action`: created, updated, deleted, secret_rotated); never the secret.
    */
   SiteChanged: { id: string; action: string };
+  /** A DNS TSIG key was created or deleted (`action`); never the secret. */
+  TsigKeyChanged: { name: string; action: string };
   /**
    * A route was created or deleted (`action`), sent once the host has it
    * (docs/tunnels.md, "Routes").

@@ -129,6 +129,7 @@ function startDns(services: Services, started: { shutdown(): Promise<void> }[]) 
   services.dnsRuntime.notifyTargets = config.dns.notify.map(formatAddr);
   const notifier = new DnsNotifier({
     targets: config.dns.notify,
+    keys: services.dns.tsig.keyring,
     logger: services.log.child({ component: "notify" }),
     onResult: ({ target, zone, serial, ok }) =>
       services.dnsRuntime.recordNotify({

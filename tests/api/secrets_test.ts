@@ -1,7 +1,7 @@
 /**
  * Secrets stay secret (issue 19): known secrets are seeded — passwords, an
  * API token, the session cookie, the JWT signing secret, WireGuard private
- * and preshared keys, a secret setting, DNSSEC private keys — and then
+ * and preshared keys, a secret setting, DNSSEC private keys, a TSIG key's secret — and then
  * every listing and page of both management listeners, every log line,
  * audit record and event frame, and the zone export are searched for them.
  * Only a peer's own client configuration (config, qr) carries that peer's
@@ -50,6 +50,12 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     headers: { ...D, "content-type": "application/json" },
     body: JSON.stringify({ enable: true, algorithm: "RSASHA256" }),
   })).text();
+  // A TSIG key: its secret is shown in the creation's answer and nowhere else.
+  const tsigSecret = (await call(`${t.dnsApi}/api/v1/tsig-keys`, {
+    method: "POST",
+    headers: D,
+    json: { name: "xfr.example.com", zones: ["example.com"] },
+  })).body.secret as string;
   // A failed login with a password that is only almost right must not be logged either.
   await call(`${t.admin}/api/v1/auth/login`, {
     method: "POST",
@@ -77,6 +83,7 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     "peer private key": peerKeys.private_key,
     "peer preshared key": peerKeys.preshared_key,
     "secret setting": "hidden-host.example.org",
+    "TSIG key secret": tsigSecret,
   };
   for (const key_type of ["KSK", "ZSK"]) {
     const { private_key } = rawRow<{ private_key: string }>(store, "dnssec_keys", ["private_key"], {

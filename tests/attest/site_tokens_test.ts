@@ -70,7 +70,10 @@ Deno.test("siteverify accepts an issued token once (form-encoded, multipart and 
     assertEquals(ok.chain_length, 3);
     // The session was created 3 × 2.1 s before the token.
     assertEquals(ok.session_age_ms, 6300);
-    assertEquals((ok.signals as { client: { client_reported: boolean } }).client.client_reported, true);
+    assertEquals(
+      (ok.signals as { client: { client_reported: boolean } }).client.client_reported,
+      true,
+    );
     const again = await turnstileVerify(url, { secret: site.secret, response: token }, encoding);
     assertEquals([again.success, again["error-codes"]], [false, ["timeout-or-duplicate"]]);
   }

@@ -2,12 +2,15 @@
  * 100,000 random and mutated packets at the UDP listener: it must stay up,
  * and every reply must decode in full and be a response with a known rcode,
  * echoing one question unless it is FORMERR, and no handler exception may
- * be logged. Seeded; a failure prints the seed to replay it.
+ * be logged. Among the seeds are TSIG-signed queries (valid, with an unknown
+ * key, with a clock far off), so mangled TSIG records reach the verifier.
+ * Seeded; a failure prints the seed to replay it.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "../assert.ts";
 import { decodedBytes, dnsPacket } from "../../lib/dns/packet.ts";
 import { createLogger } from "../../lib/log/log.ts";
+import { materialOf, signRequest } from "../../lib/dns/tsig/sign.ts";
 import { answerable, fuzzPacket, fuzzSeed, rng } from "./fuzz_mutations.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";
 
@@ -61,6 +64,21 @@ function corpus(): Uint8Array[] {
   ];
 }
 
+/** Queries signed with a key of the stack, with an unknown key, and at a time far off. */
+function signedSeeds(s: DnsStack, plain: Uint8Array[]): Uint8Array[] {
+  const key = materialOf(s.tsig.create("fuzz", { name: "fuzz-key", zones: ["fuzz.test"] }));
+  const unknown = { ...key, name: "no-such-key" };
+  const now = Date.now() / 1000;
+  return plain.slice(0, 4).concat(plain.filter((m) => m[m.length - 3] === 252)).flatMap((m) => [
+    signRequest(m, key, now).bytes,
+    signRequest(m, { ...key, algorithm: "hmac-sha1" }, now).bytes,
+    signRequest(m, unknown, now).bytes,
+    signRequest(m, key, now - 3600).bytes,
+  ]);
+}
+
+let signedReplies = 0;
+
 const RCODES = new Set(["NOERROR", "FORMERR", "NXDOMAIN", "NOTIMP", "REFUSED", "NOTAUTH"]);
 
 const seen = new Map<string, number>();
@@ -82,6 +100,7 @@ function check(reply: Uint8Array): string | null {
     return `${p.rcode} with ${p.questions.length} questions`;
   }
   if (p.flag_tc && p.answers.length) return "TC with answers";
+  if (p.additionals.some((a) => a.type === "TSIG")) signedReplies++;
   return null;
 }
 
@@ -105,6 +124,7 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   await using s = await startDnsStack({ log: createLogger("warn", (line) => logged.push(line)) });
   await populate(s);
   const seeds = corpus();
+  seeds.push(...signedSeeds(s, seeds));
   // Count what the server really handled, so kernel drops cannot hide untested packets.
   let handled = 0;
   const udp = s.responder.udp.bind(s.responder);
@@ -164,7 +184,8 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   assertEquals(failures, [], `seed ${seed}`);
   assertEquals(logged.filter((l) => l.includes("handler failed")), [], `seed ${seed}`);
   console.log(`fuzz: rcodes ${JSON.stringify(Object.fromEntries(seen))}`);
-  for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP"]) {
+  assert(signedReplies > 0, "no reply carried a TSIG record");
+  for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP", "NOTAUTH"]) {
     assert((seen.get(rcode) ?? 0) > 0, `no ${rcode} among the replies`);
   }
   // Every packet with a readable question is answered; the rest (no question to echo) are not.

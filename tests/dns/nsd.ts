@@ -13,6 +13,8 @@ export interface NsdZone {
   text?: string;
   /** Secondary: the primary "ip@port" to transfer from and accept NOTIFY from. */
   primary?: { ip: string; port: number };
+  /** Secondary: the TSIG key its transfers and the primary's NOTIFY are signed with. */
+  key?: { name: string; algorithm: string; secret: string };
 }
 
 export interface Nsd extends AsyncDisposable {
@@ -51,13 +53,18 @@ export async function startNsd(
     "  control-enable: no",
   ];
   for (const z of zones) {
+    if (z.key) {
+      lines.push("key:", `  name: "${z.key.name}"`, `  algorithm: ${z.key.algorithm}`);
+      lines.push(`  secret: "${z.key.secret}"`);
+    }
     lines.push("zone:", `  name: "${z.name}"`, `  zonefile: "${z.name}.zone"`);
     if (z.text !== undefined) await Deno.writeTextFile(`${dir}/${z.name}.zone`, z.text);
     for (const ip of opts.provideXfr ?? []) lines.push(`  provide-xfr: ${ip} NOKEY`);
     if (z.primary) {
+      const key = z.key?.name ?? "NOKEY";
       lines.push(
-        `  request-xfr: ${z.primary.ip}@${z.primary.port} NOKEY`,
-        `  allow-notify: ${z.primary.ip} NOKEY`,
+        `  request-xfr: ${z.primary.ip}@${z.primary.port} ${key}`,
+        `  allow-notify: ${z.primary.ip} ${key}`,
       );
     }
   }

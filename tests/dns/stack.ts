@@ -10,6 +10,7 @@ import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import type { JournalLimits } from "../../lib/dns/ixfr/journal_repo.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
+import type { TsigService } from "../../lib/dns/tsig/tsig_service.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { EventBus } from "../../lib/events/bus.ts";
 import type { DnsTcpLimits } from "../../lib/config/types.ts";
@@ -25,6 +26,8 @@ export interface DnsStack extends AsyncDisposable {
   store: Store;
   bus: EventBus;
   service: DnsService;
+  /** TSIG keys (the responder verifies with the same store). */
+  tsig: TsigService;
   index: DnsIndex;
   responder: DnsResponder;
   listener: DnsListener;
@@ -49,10 +52,11 @@ export async function startDnsStack(
   const repos = sqliteDnsRepos(store, opts.journal);
   const index = new DnsIndex(repos, opts.log);
   index.load();
+  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, systemClock);
   const service = new DnsService({
     ...repos,
     transactor: store,
-    audit: new AuditLog(new SqliteAuditRepo(store), store, bus, systemClock),
+    audit,
     events: bus,
     clock: systemClock,
     nameservers: opts.nameservers ?? ["ns1.{zone}", "ns2.{zone}"],
@@ -61,7 +65,9 @@ export async function startDnsStack(
   const responder = new DnsResponder(index, {
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
     rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
+    tsigKeys: repos.tsigKeys,
   });
+  const tsig = service.tsig;
   const listener = startDnsListener(
     { hostname: "127.0.0.1", port: freeDualPort(), tcp: opts.tcp, logger: opts.log },
     responder,
@@ -71,6 +77,7 @@ export async function startDnsStack(
     store,
     bus,
     service,
+    tsig,
     index,
     responder,
     listener,

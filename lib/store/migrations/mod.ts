@@ -5,7 +5,7 @@
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
- * API's own login failures and the record paging indexes, 15 the DNS IXFR journal.
+ * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -24,6 +24,7 @@ import { attestTokens } from "./0012_attest_tokens.ts";
 import { attestSignals } from "./0013_attest_signals.ts";
 import { dnsLoginAndPaging } from "./0014_dns_login_and_paging.ts";
 import { dnsJournal } from "./0015_dns_journal.ts";
+import { tsigKeys } from "./0016_tsig_keys.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   attestSignals,
   dnsLoginAndPaging,
   dnsJournal,
+  tsigKeys,
 ];

@@ -8,9 +8,17 @@ import type { EventBus } from "../../../lib/events/bus.ts";
 import type { Logger } from "../../../lib/log/log.ts";
 import { silentLogger } from "../../../lib/log/log.ts";
 import { isNotifyReply, notifyMessage, type NotifyTarget } from "../../../lib/dns/notify.ts";
+import {
+  materialOf,
+  signRequest,
+  type TsigKeyring,
+  verifyResponse,
+} from "../../../lib/dns/tsig/sign.ts";
 
 export interface NotifierOptions {
   targets: NotifyTarget[];
+  /** Where the keys of targets with a key are found (the TSIG key repository). */
+  keys?: TsigKeyring;
   /** Sends per target before giving up. */
   attempts?: number;
   /** Wait for the reply to each send. */
@@ -75,14 +83,19 @@ export class DnsNotifier {
     const log = this.options.logger ?? silentLogger;
     const attempts = this.options.attempts ?? 5;
     const timeoutMs = this.options.timeoutMs ?? 1000;
+    const id = crypto.getRandomValues(new Uint16Array(1))[0];
+    const signed = signNotify(notifyMessage(id, zone), target, this.options.keys);
+    if (!signed) {
+      log.warn("NOTIFY key not found", { zone, key: target.key });
+      return false;
+    }
+    const { msg, accepts } = signed;
     const v6 = target.hostname.includes(":");
     const sock = Deno.listenDatagram({
       hostname: v6 ? "::" : "0.0.0.0",
       port: 0,
       transport: "udp",
     });
-    const id = crypto.getRandomValues(new Uint16Array(1))[0];
-    const msg = notifyMessage(id, zone);
     const addr: Deno.NetAddr = { transport: "udp", hostname: target.hostname, port: target.port };
     // One receive stays pending across attempts: a datagram socket takes one reader at a time.
     const next = () => sock.receive().then(([d]) => d, () => null);
@@ -94,7 +107,7 @@ export class DnsNotifier {
         while (Date.now() < deadline) {
           const got = await within(pending, deadline - Date.now());
           if (got === "timeout") break;
-          if (got && isNotifyReply(got, id)) return true;
+          if (got && isNotifyReply(got, id) && accepts(got)) return true;
           pending = next();
         }
       }
@@ -104,6 +117,24 @@ export class DnsNotifier {
       sock.close();
     }
   }
+}
+
+/**
+ * The NOTIFY to send and the test of its reply: signed with the target's
+ * TSIG key when it names one (the reply must then carry a valid signature
+ * over ours), as is otherwise; null when the key does not exist.
+ */
+function signNotify(
+  msg: Uint8Array,
+  target: NotifyTarget,
+  keys: TsigKeyring | undefined,
+): { msg: Uint8Array; accepts: (reply: Uint8Array) => boolean } | null {
+  if (!target.key) return { msg, accepts: () => true };
+  const stored = keys?.withSecret(target.key);
+  if (!stored) return null;
+  const material = materialOf(stored);
+  const { bytes, mac } = signRequest(msg, material, Date.now() / 1000);
+  return { msg: bytes, accepts: (r) => verifyResponse(r, material, mac, Date.now() / 1000) };
 }
 
 async function within<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {

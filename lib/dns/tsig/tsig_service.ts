@@ -1,0 +1,157 @@
+/**
+ * TSIG keys through the DNS API (docs/dns.md, "TSIG"): create (a random
+ * secret as long as the algorithm's MAC unless one is given), list without
+ * secrets, delete. Each change is audited and announced as `TsigKeyChanged`
+ * after commit; the secret appears only in the creation's answer.
+ */
+import type { AuditLog } from "../../audit/audit.ts";
+import { type Clock, isoTime } from "../../clock.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors.ts";
+import type { EventBus } from "../../events/bus.ts";
+import type { Transactor } from "../../store/transactor.ts";
+import { unique } from "../dns_context.ts";
+import { normalizeZoneName } from "../names.ts";
+import type {
+  StoredTsigKey,
+  TsigAlgorithm,
+  TsigKeyRepo,
+  TsigKeyRow,
+  TsigPermission,
+} from "./key_repo.ts";
+import { secretLength, type TsigKeyring } from "./sign.ts";
+
+export interface TsigKeyView {
+  name: string;
+  algorithm: TsigAlgorithm;
+  /** Zones the key may act on; empty for every zone. */
+  zones: string[];
+  permissions: TsigPermission[];
+  created_at: string;
+}
+
+export interface NewTsigKeyInput {
+  name: string;
+  algorithm?: TsigAlgorithm;
+  zones?: string[];
+  permissions?: TsigPermission[];
+  /** Base64 of an existing secret (moving a key from another server); random when absent. */
+  secret?: string;
+}
+
+export interface TsigDeps {
+  repo: TsigKeyRepo;
+  transactor: Transactor;
+  audit: Pick<AuditLog, "record">;
+  events: Pick<EventBus, "emit">;
+  clock: Clock;
+}
+
+/** Key names are plain host-name labels: every tool's key syntax takes them as they are. */
+const KEY_NAME = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
+/** Shorter secrets are guessable offline from one signed message. */
+const MIN_SECRET = 16;
+
+function view(k: TsigKeyRow): TsigKeyView {
+  return { ...k, created_at: isoTime(k.created_at) };
+}
+
+/** The key's name as stored: lower case, no final dot; ValidationError otherwise. */
+export function keyName(input: string): string {
+  const name = input.trim().toLowerCase().replace(/\.$/, "");
+  if (!KEY_NAME.test(name) || name.length > 253) {
+    throw new ValidationError(
+      `Key name "${input}" must be a domain name of letters, digits, "-" and "_"`,
+      "name",
+    );
+  }
+  return name;
+}
+
+function secretOf(input: string | undefined, algorithm: TsigAlgorithm): string {
+  if (input === undefined) {
+    const bytes = crypto.getRandomValues(new Uint8Array(secretLength(algorithm)));
+    return btoa(String.fromCharCode(...bytes));
+  }
+  let bin: string;
+  try {
+    bin = atob(input.trim());
+  } catch {
+    throw new ValidationError("Secret is not base64", "secret");
+  }
+  if (bin.length < MIN_SECRET) {
+    throw new ValidationError(`Secret must be at least ${MIN_SECRET} bytes`, "secret");
+  }
+  return btoa(bin);
+}
+
+export class TsigService {
+  constructor(private readonly d: TsigDeps) {}
+
+  /** The keys with their secrets, for signing outgoing NOTIFY only. */
+  get keyring(): TsigKeyring {
+    return this.d.repo;
+  }
+
+  /** Every key by name, never a secret. */
+  list(): TsigKeyView[] {
+    return this.d.repo.list().map(view);
+  }
+
+  /** Creates a key; the answer is the one place its secret is shown. */
+  create(actor: string, input: NewTsigKeyInput): TsigKeyView & { secret: string } {
+    const name = keyName(input.name);
+    const algorithm = input.algorithm ?? "hmac-sha256";
+    const zones = unique((input.zones ?? []).map((z) => normalizeZoneName(z, "zones")));
+    const permissions = [...new Set(input.permissions ?? ["transfer" as const])];
+    if (permissions.length === 0) {
+      throw new ValidationError("Give at least one permission", "permissions");
+    }
+    const secret = secretOf(input.secret, algorithm);
+    const row: StoredTsigKey = {
+      name,
+      algorithm,
+      zones,
+      permissions,
+      secret,
+      created_at: this.d.clock.now(),
+    };
+    this.d.transactor.tx(() => {
+      if (this.d.repo.get(name)) {
+        throw new ConflictError(`TSIG key "${name}" already exists`, "name");
+      }
+      this.d.repo.insert(row);
+      this.d.audit.record({
+        actor,
+        event_type: "dns.tsig_key.created",
+        message: `Created TSIG key "${name}" (${algorithm}, ${permissions.join(", ")})`,
+        resource_type: "dns_tsig_key",
+        resource_id: name,
+      });
+      this.#changed(name, "created");
+    });
+    const { secret: _, ...listed } = row;
+    return { ...view(listed), secret };
+  }
+
+  /** Deletes a key; NotFoundError when there is none of that name. */
+  delete(actor: string, input: string): { success: true; message: string } {
+    const name = input.trim().toLowerCase().replace(/\.$/, "");
+    this.d.transactor.tx(() => {
+      if (!this.d.repo.get(name)) throw new NotFoundError(`TSIG key "${input}" not found`);
+      this.d.repo.delete(name);
+      this.d.audit.record({
+        actor,
+        event_type: "dns.tsig_key.deleted",
+        message: `Deleted TSIG key "${name}"`,
+        resource_type: "dns_tsig_key",
+        resource_id: name,
+      });
+      this.#changed(name, "deleted");
+    });
+    return { success: true, message: `TSIG key "${name}" deleted` };
+  }
+
+  #changed(name: string, action: string): void {
+    this.d.transactor.afterCommit(() => this.d.events.emit("TsigKeyChanged", { name, action }));
+  }
+}
