@@ -143,9 +143,13 @@ export class SqliteRecordRepo implements RecordRepo {
     )!.n;
   }
 
+  /**
+   * Every record of a zone but the SOA, by owner and then in the order they were stored: the
+   * order answers give an RRset's records in (it used to follow from an index; now it is said).
+   */
   data(zone: string): RecordData[] {
     return this.store.all<RecordData>(
-      "SELECT id, name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA'",
+      "SELECT id, name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA' ORDER BY name, rowid",
       zone,
     );
   }

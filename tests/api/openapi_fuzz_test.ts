@@ -166,10 +166,17 @@ function encode(type: string, value: unknown): string {
   return type.includes("json") ? JSON.stringify(value) : String(value);
 }
 
+/**
+ * Query parameters whose good values only the server makes: a page's `cursor` is the `next_cursor`
+ * of the page before (opaque, so no schema can list its values), and it excludes `offset`.
+ */
+const SERVER_ISSUED = new Set(["cursor"]);
+
 /** `resources["?name"]` is the value of query parameter `name` when it names a resource. */
 function positiveCase(op: Op, r: Rng, resources: Record<string, string>): Case {
   const query: Record<string, string> = {};
   for (const p of op.parameters.filter((p) => p.in === "query")) {
+    if (SERVER_ISSUED.has(p.name) && !p.required) continue;
     if (p.required || r(2) === 0) {
       query[p.name] = resources[`?${p.name}`] ?? String(positive(p.schema, r));
     }

@@ -109,6 +109,8 @@ const READ_ONLY = [
   "listZones",
   "getZone",
   "listRecords",
+  "listRecordPage",
+  "listZonePage",
   "getRecord",
   "exportZone",
   "dnssecStatus",
