@@ -52,7 +52,7 @@ export const pageQueryFields = {
     `Page size, 1–${MAX_PAGE_LIMIT}; absent: every match`,
   ),
   cursor: z.string().max(2048).optional().describe(
-    "The next_cursor of the previous page (opaque); not with offset",
+    "The next_cursor of the previous page (opaque; empty: the first page); not with offset",
   ),
   offset: z.coerce.number().int().min(0).optional().describe(
     "Matches to skip (not stable under concurrent changes; prefer cursor); not with cursor",
@@ -136,12 +136,14 @@ export function paginate<T>(
   prefix = "",
 ): { items: T[] } & PageInfo {
   const field = `${prefix}cursor`;
-  if (req.cursor !== undefined && req.offset !== undefined) {
+  // An empty cursor is the first page, as if none were given.
+  const cursor = req.cursor === "" ? undefined : req.cursor;
+  if (cursor !== undefined && req.offset !== undefined) {
     throw new ValidationError(`Give "${field}" or "${prefix}offset", not both`, { field });
   }
-  const after = req.cursor === undefined || req.cursor === ""
+  const after = cursor === undefined
     ? undefined
-    : decodeCursor(pager.kind, req.cursor, pager.shape, field);
+    : decodeCursor(pager.kind, cursor, pager.shape, field);
   const offset = req.offset ?? 0;
   // One row past the page tells whether another page follows.
   const rows = pager.rows({

@@ -59,6 +59,8 @@ Deno.test("POST /zones/{name}/dnssec enables each algorithm: a KSK and a ZSK, DS
     assertEquals((await api.get(`/zones/${z}/dnssec`)).body, {
       enabled: false,
       keys: [],
+      keys_total: 0,
+      keys_next_cursor: null,
       ds_records: [],
       rollover: null,
       zsk_rotation_days: null,

@@ -114,8 +114,16 @@ async function adminFixtures(send: Send, session: Send): Promise<Record<string, 
     diagnostics: "database",
     sites: site.id as string,
     ...networks,
+    ...CURSORS,
   };
 }
+
+/**
+ * A cursor names a position the server handed out (docs/api.md,
+ * "Pagination"): no document can list the valid ones, so the cases it allows
+ * take the empty cursor, the first page.
+ */
+const CURSORS = { "?cursor": "", "?keys_cursor": "" };
 
 /**
  * The fixture interface's network (the examples of `after` lie in its block)
@@ -147,7 +155,7 @@ async function dnsFixtures(send: Send): Promise<Record<string, string>> {
     type: "TXT",
     value: "fixture",
   });
-  return { zones: "example.com", records: record.id as string };
+  return { zones: "example.com", records: record.id as string, ...CURSORS };
 }
 
 /**

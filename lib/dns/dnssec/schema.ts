@@ -93,7 +93,7 @@ const DsRecordSchema = z.object({
 export const DnssecStatusQuery = z.object({
   keys_limit: pageQueryFields.limit,
   keys_cursor: pageQueryFields.cursor.describe(
-    "The keys_next_cursor of the previous answer (opaque); not with keys_offset",
+    "The keys_next_cursor of the previous answer (opaque; empty: the first page); not with keys_offset",
   ),
   keys_offset: pageQueryFields.offset,
 });
