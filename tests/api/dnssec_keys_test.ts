@@ -132,6 +132,8 @@ Deno.test("disabling keeps the keys: enabling again with the same algorithm reus
   assertEquals(status, {
     enabled: false,
     keys: off.body.keys,
+    keys_total: 2,
+    keys_next_cursor: null,
     ds_records: [],
     rollover: null,
     zsk_rotation_days: null,
