@@ -52,7 +52,7 @@ export const pageQueryFields = {
     `Page size, 1–${MAX_PAGE_LIMIT}; absent: every match`,
   ),
   cursor: z.string().max(2048).optional().describe(
-    "The next_cursor of the previous page (opaque); not with offset",
+    "The next_cursor of the previous page (opaque; empty: the first page); not with offset",
   ),
   offset: z.coerce.number().int().min(0).optional().describe(
     "Matches to skip (not stable under concurrent changes; prefer cursor); not with cursor",
@@ -79,11 +79,16 @@ export function encodeCursor(kind: string, key: PageKey): string {
 }
 
 /**
- * The sort key in `cursor`; ValidationError (field `cursor`) unless it is a
- * cursor of listing `kind` whose key has the types of `shape`.
+ * The sort key in `cursor`; ValidationError (field `cursor`, or `field`)
+ * unless it is a cursor of listing `kind` whose key has the types of `shape`.
  */
-export function decodeCursor(kind: string, cursor: string, shape: readonly ("s" | "n")[]): PageKey {
-  const invalid = () => new ValidationError(`Invalid cursor "${cursor}"`, { field: "cursor" });
+export function decodeCursor(
+  kind: string,
+  cursor: string,
+  shape: readonly ("s" | "n")[],
+  field = "cursor",
+): PageKey {
+  const invalid = () => new ValidationError(`Invalid cursor "${cursor}"`, { field });
   if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {
@@ -115,14 +120,30 @@ export interface Pager<T> {
   count(): number;
 }
 
-/** One page of a listing, with its total and the cursor of the next page. */
-export function paginate<T>(req: PageRequest, pager: Pager<T>): { items: T[] } & PageInfo {
-  if (req.cursor !== undefined && req.offset !== undefined) {
-    throw new ValidationError('Give "cursor" or "offset", not both', { field: "cursor" });
+/** Whether `req` asks for a page rather than the whole listing. */
+export function pageRequested(req: PageRequest): boolean {
+  return req.limit !== undefined || !!req.cursor || req.offset !== undefined;
+}
+
+/**
+ * One page of a listing, with its total and the cursor of the next page.
+ * `prefix` names the query fields in errors where a response pages one of its
+ * several lists (`keys_cursor` of the DNSSEC status).
+ */
+export function paginate<T>(
+  req: PageRequest,
+  pager: Pager<T>,
+  prefix = "",
+): { items: T[] } & PageInfo {
+  const field = `${prefix}cursor`;
+  // An empty cursor is the first page, as if none were given.
+  const cursor = req.cursor === "" ? undefined : req.cursor;
+  if (cursor !== undefined && req.offset !== undefined) {
+    throw new ValidationError(`Give "${field}" or "${prefix}offset", not both`, { field });
   }
-  const after = req.cursor === undefined || req.cursor === ""
+  const after = cursor === undefined
     ? undefined
-    : decodeCursor(pager.kind, req.cursor, pager.shape);
+    : decodeCursor(pager.kind, cursor, pager.shape, field);
   const offset = req.offset ?? 0;
   // One row past the page tells whether another page follows.
   const rows = pager.rows({

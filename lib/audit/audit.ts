@@ -7,6 +7,7 @@
 import type { Clock } from "../clock.ts";
 import { isoTime } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
+import { paginate } from "../paging.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { AuditRepo, StoredAudit } from "./audit_repo.ts";
 
@@ -33,14 +34,21 @@ export interface AuditFilter {
   /** Exclusive upper bound, ms. */
   until?: number;
   limit: number;
-  offset: number;
+  /** Records to skip; not with `cursor`. */
+  offset?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
 }
+
+/** What the filter narrows the trail to, without the page. */
+export type AuditMatch = Omit<AuditFilter, "limit" | "offset" | "cursor">;
 
 export interface AuditPage {
   records: AuditRecord[];
   total: number;
   limit: number;
   offset: number;
+  next_cursor: string | null;
 }
 
 function toRecord(r: StoredAudit): AuditRecord {
@@ -79,10 +87,21 @@ export class AuditLog {
     return rec;
   }
 
-  /** Newest first, filtered and paginated. */
+  /**
+   * Newest first, filtered and paginated. The cursor is keyset on the id:
+   * records written during a walk sort before its first page, so every record
+   * older than the walk is served exactly once.
+   */
   list(filter: AuditFilter): AuditPage {
-    const { rows, total } = this.#repo.page(filter);
-    return { records: rows.map(toRecord), total, limit: filter.limit, offset: filter.offset };
+    const { limit, offset, cursor, ...match } = filter;
+    const { items, total, next_cursor } = paginate<StoredAudit>({ limit, offset, cursor }, {
+      kind: "audit",
+      shape: ["n"],
+      keyOf: (r) => [r.id],
+      rows: (w) => this.#repo.rows(match, w),
+      count: () => this.#repo.count(match),
+    });
+    return { records: items.map(toRecord), total, limit, offset: offset ?? 0, next_cursor };
   }
 
   /** Distinct event types seen so far, for filter menus. */

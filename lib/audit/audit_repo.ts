@@ -4,7 +4,8 @@
  * so this repository has no way to alter a record.
  */
 import type { Store } from "../store/store.ts";
-import type { AuditFilter, AuditInput } from "./audit.ts";
+import type { PageWindow } from "../paging.ts";
+import type { AuditInput, AuditMatch } from "./audit.ts";
 
 /** One stored record; `at` is Unix milliseconds. */
 export interface StoredAudit extends AuditInput {
@@ -15,8 +16,10 @@ export interface StoredAudit extends AuditInput {
 export interface AuditRepo {
   /** Appends one record and returns its id. */
   append(entry: AuditInput, at: number): number;
-  /** The records matching `filter`, newest first, and how many match in all. */
-  page(filter: AuditFilter): { rows: StoredAudit[]; total: number };
+  /** The records matching `match` in `window`, newest first (by id, descending). */
+  rows(match: AuditMatch, window: PageWindow): StoredAudit[];
+  /** How many records match. */
+  count(match: AuditMatch): number;
   /** Distinct event types, sorted. */
   eventTypes(): string[];
 }
@@ -36,38 +39,20 @@ export class SqliteAuditRepo implements AuditRepo {
     ).lastInsertRowid;
   }
 
-  page(filter: AuditFilter): { rows: StoredAudit[]; total: number } {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    const eq = (col: string, v: string | undefined) => {
-      if (v !== undefined && v !== "") {
-        where.push(`${col} = ?`);
-        params.push(v);
-      }
-    };
-    eq("event_type", filter.event_type);
-    eq("resource_type", filter.resource_type);
-    eq("resource_id", filter.resource_id);
-    eq("actor", filter.actor);
-    if (filter.since !== undefined) {
-      where.push("at >= ?");
-      params.push(filter.since);
-    }
-    if (filter.until !== undefined) {
-      where.push("at < ?");
-      params.push(filter.until);
-    }
-    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const total =
-      this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
-    const rows = this.store.all<StoredAudit>(
+  rows(match: AuditMatch, w: PageWindow): StoredAudit[] {
+    const { clause, params } = matchSql(match, w.after?.[0] as number | undefined);
+    return this.store.all<StoredAudit>(
       `SELECT id, at, actor, event_type, message, resource_type, resource_id FROM audit ${clause}
        ORDER BY id DESC LIMIT ? OFFSET ?`,
       ...params,
-      filter.limit,
-      filter.offset,
+      w.limit ?? -1,
+      w.offset,
     );
-    return { rows, total };
+  }
+
+  count(match: AuditMatch): number {
+    const { clause, params } = matchSql(match);
+    return this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
   }
 
   eventTypes(): string[] {
@@ -75,4 +60,27 @@ export class SqliteAuditRepo implements AuditRepo {
       "SELECT DISTINCT event_type FROM audit ORDER BY event_type",
     ).map((r) => r.event_type);
   }
+}
+
+/** The WHERE clause of `match`, and below the id `before` (a keyset cursor) when given. */
+function matchSql(
+  match: AuditMatch,
+  before?: number,
+): { clause: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (sql: string, v: string | number | undefined) => {
+    if (v !== undefined && v !== "") {
+      where.push(sql);
+      params.push(v);
+    }
+  };
+  add("event_type = ?", match.event_type);
+  add("resource_type = ?", match.resource_type);
+  add("resource_id = ?", match.resource_id);
+  add("actor = ?", match.actor);
+  add("at >= ?", match.since);
+  add("at < ?", match.until);
+  add("id < ?", before);
+  return { clause: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
 }

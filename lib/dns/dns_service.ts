@@ -17,6 +17,7 @@ import {
   dnssecStatus,
   setDnssec,
 } from "./dnssec/dnssec_service.ts";
+import type { KeyPageQuery } from "./dnssec/key_page.ts";
 import { type RotateResult, rotateZsk } from "./dnssec/rollover.ts";
 import { type BatchOperation, recordBatch } from "./record_batch.ts";
 import {
@@ -153,8 +154,8 @@ export class DnsService {
   }
 
   /** The zone's DNSSEC keys and the DS records for its parent. */
-  dnssecStatus(zone: string): DnssecStatus {
-    return dnssecStatus(this.ctx, zone);
+  dnssecStatus(zone: string, query?: KeyPageQuery): DnssecStatus {
+    return dnssecStatus(this.ctx, zone, query);
   }
 
   /** Turns DNSSEC on (new or kept KSK and ZSK) or off (keys kept); see dnssec/dnssec_service.ts. */

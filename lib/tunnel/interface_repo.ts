@@ -2,6 +2,7 @@
  * The `interfaces` table: every SQL statement and row mapping of the tunnel
  * domain's interfaces, plus the counts of the tunnels probe.
  */
+import type { PageWindow } from "../paging.ts";
 import type { Store } from "../store/store.ts";
 
 /** One stored interface, as the table holds it. */
@@ -52,8 +53,10 @@ export interface InterfaceRepo {
   all(): InterfaceRow[];
   /** Every interface, by name. */
   allByName(): InterfaceRow[];
-  /** Every interface with its peer count, by name. */
-  listCounted(): CountedInterface[];
+  /** The interfaces of `window` (keyset on name, id) with their peer counts, by name; default all. */
+  listCounted(window?: PageWindow): CountedInterface[];
+  /** How many interfaces there are. */
+  count(): number;
   /** One interface with its peer count, or undefined. */
   getCounted(id: string): CountedInterface | undefined;
   /** Id, name and address of every interface. */
@@ -86,8 +89,20 @@ export class SqliteInterfaceRepo implements InterfaceRepo {
     return this.store.all<InterfaceRow>("SELECT * FROM interfaces ORDER BY name");
   }
 
-  listCounted(): CountedInterface[] {
-    return this.store.all<CountedInterface>(`${SELECT_COUNTED} ORDER BY i.name`);
+  listCounted(window: PageWindow = { offset: 0 }): CountedInterface[] {
+    // The name's unique index serves the range; an empty name sorts before every interface.
+    const [name, id] = window.after ?? ["", ""];
+    return this.store.all<CountedInterface>(
+      `${SELECT_COUNTED} WHERE (i.name, i.id) > (?, ?) ORDER BY i.name, i.id LIMIT ? OFFSET ?`,
+      name,
+      id,
+      window.limit ?? -1,
+      window.offset,
+    );
+  }
+
+  count(): number {
+    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM interfaces")!.n;
   }
 
   getCounted(id: string): CountedInterface | undefined {

@@ -4,9 +4,11 @@
  * through HostSync; events go out after commit.
  */
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
+import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
 import { isUniqueViolation } from "../store/store.ts";
 import type { TunnelContext } from "./context.ts";
 import { applyToHost } from "./host_apply.ts";
+import type { CountedInterface } from "./interface_repo.ts";
 import { checkInterfaceUnique, checkPeersFit, freePort } from "./interface_checks.ts";
 import { type InterfaceStatus, interfaceStatus } from "./interface_status.ts";
 import { type InterfaceView, interfaceView } from "./interface_view.ts";
@@ -48,6 +50,19 @@ export class InterfaceService {
   /** All interfaces with their peer counts, by name. */
   list(): InterfaceView[] {
     return this.ctx.interfaceRepo.listCounted().map(interfaceView);
+  }
+
+  /** GET /interfaces: a page by name (docs/api.md, "Pagination"); without paging fields, all. */
+  page(req: PageRequest = {}): { interfaces: InterfaceView[] } & PageInfo {
+    const repo = this.ctx.interfaceRepo;
+    const { items, ...info } = paginate<CountedInterface>(req, {
+      kind: "interfaces",
+      shape: ["s", "s"],
+      keyOf: (r) => [r.name, r.id],
+      rows: (w) => repo.listCounted(w),
+      count: () => repo.count(),
+    });
+    return { interfaces: items.map(interfaceView), ...info };
   }
 
   /** One interface; NotFoundError when absent. */

@@ -5,7 +5,8 @@
 import { NotFoundError } from "../errors.ts";
 import { effectiveAllowedIps } from "./client_config.ts";
 import type { TunnelContext } from "./context.ts";
-import type { ListedPeer, PeerFilter } from "./peer_repo.ts";
+import { paginate } from "../paging.ts";
+import type { ListedPeer, PeerFilter, PeerTuple } from "./peer_repo.ts";
 import {
   type ListInterface,
   type PeerView,
@@ -15,13 +16,21 @@ import {
   viewOfTuple,
 } from "./peer_view.ts";
 
-/** A page of a peer listing: `total` counts every match; `limit` is null when none was given. */
+/**
+ * A page of a peer listing: `total` counts every match; `limit` is null when
+ * none was given; `next_cursor` (docs/api.md, "Pagination") is null on the
+ * last page.
+ */
 export interface PeerPage {
   peers: PeerWithTelemetry[];
   total: number;
   limit: number | null;
   offset: number;
+  next_cursor: string | null;
 }
+
+/** A listing request: the filter and the shared paging fields. */
+export type PeerPageRequest = Omit<PeerFilter, "after"> & { cursor?: string };
 
 type ListingDeps = Pick<TunnelContext, "peerRepo" | "interfaceRepo" | "telemetry">;
 
@@ -29,11 +38,47 @@ export class PeerListing {
   constructor(private readonly ctx: ListingDeps) {}
 
   /** Peers (all, or filtered) with telemetry from one host read: one SQL query, one dump. */
-  async list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
+  list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
     // Start the host read first: the query and the objects are built while
     // `wg` works in its own process, and only the merge waits for it.
     const statePromise = this.ctx.telemetry.state();
-    const rows = this.ctx.peerRepo.listTuples(filter);
+    const ifaces = this.#interfaces();
+    return this.#views(this.ctx.peerRepo.listTuples(filter), ifaces, statePromise);
+  }
+
+  /**
+   * GET /peers: a page with its total; without a limit every match is
+   * returned. The cursor is keyset on (interface name, peer name, id).
+   */
+  async page(req: PeerPageRequest = {}): Promise<PeerPage> {
+    const statePromise = this.ctx.telemetry.state();
+    // A bad cursor throws before the read is awaited: its failure is then no one's to report.
+    statePromise.catch(() => {});
+    const ifaces = this.#interfaces();
+    const { limit, offset, cursor, ...filter } = req;
+    const { items, total, next_cursor } = paginate<PeerTuple>({ limit, offset, cursor }, {
+      kind: "peers",
+      shape: ["s", "s", "s"],
+      keyOf: (t) => [ifaces.get(t[1])!.name, t[2], t[0]],
+      rows: (w) =>
+        this.ctx.peerRepo.listTuples({
+          ...filter,
+          after: w.after as [string, string, string] | undefined,
+          limit: w.limit,
+          offset: w.offset,
+        }),
+      count: () => this.ctx.peerRepo.count(filter),
+    });
+    const peers = await this.#views(items, ifaces, statePromise);
+    return { peers, total, limit: limit ?? null, offset: offset ?? 0, next_cursor };
+  }
+
+  /** Number of peers matching `filter` (for pagination). */
+  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
+    return this.ctx.peerRepo.count(filter);
+  }
+
+  #interfaces(): Map<string, ListInterface> {
     const ifaces = new Map<string, ListInterface>();
     for (const r of this.ctx.interfaceRepo.summaries()) {
       ifaces.set(r.id, {
@@ -42,6 +87,15 @@ export class PeerListing {
         live: undefined,
       });
     }
+    return ifaces;
+  }
+
+  /** The rows as views, merged with the host state once it is read. */
+  async #views(
+    rows: PeerTuple[],
+    ifaces: Map<string, ListInterface>,
+    statePromise: ReturnType<ListingDeps["telemetry"]["state"]>,
+  ): Promise<PeerWithTelemetry[]> {
     const out = new Array<PeerWithTelemetry>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const a = rows[i];
@@ -55,20 +109,6 @@ export class PeerListing {
       p.telemetry = telemetryOf(ifaces.get(p.interface_id)!.live, p.public_key, nowS);
     }
     return out;
-  }
-
-  /** GET /peers: a listing with its total; without a limit every match is returned. */
-  async page(filter: PeerFilter = {}): Promise<PeerPage> {
-    const peers = await this.list(filter);
-    const offset = filter.offset ?? 0;
-    // A full listing is its own total; only a real page needs the count query.
-    const total = filter.limit === undefined && offset === 0 ? peers.length : this.count(filter);
-    return { peers, total, limit: filter.limit ?? null, offset };
-  }
-
-  /** Number of peers matching `filter` (for pagination). */
-  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
-    return this.ctx.peerRepo.count(filter);
   }
 
   #listed(id: string): ListedPeer {

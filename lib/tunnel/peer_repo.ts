@@ -52,6 +52,11 @@ export interface PeerFilter {
   search?: string;
   limit?: number;
   offset?: number;
+  /**
+   * Keyset: only peers sorting after this (interface name, peer name, id),
+   * the listing's order.
+   */
+  after?: readonly [string, string, string];
 }
 
 /**
@@ -93,10 +98,10 @@ export type PeerChange = Pick<
 >;
 
 export interface PeerRepo {
-  /** Matching peers by interface name, then peer name, as tuples. */
+  /** Matching peers by interface name, then peer name (then id), as tuples. */
   listTuples(filter: PeerFilter): PeerTuple[];
   /** Number of peers matching `filter`. */
-  count(filter: Omit<PeerFilter, "limit" | "offset">): number;
+  count(filter: Omit<PeerFilter, "limit" | "offset" | "after">): number;
   /** One peer with its interface, or undefined. */
   getListed(id: string): ListedPeer | undefined;
   /** Every peer of an interface with its interface. */
@@ -127,7 +132,7 @@ export interface PeerRepo {
 }
 
 /** The WHERE clause of a filtered listing or count; `p` is the peers alias. */
-function filterSql(filter: Omit<PeerFilter, "limit" | "offset">): {
+function filterSql(filter: Omit<PeerFilter, "limit" | "offset" | "after">): {
   where: string;
   params: string[];
 } {
@@ -180,11 +185,19 @@ export class SqlitePeerRepo implements PeerRepo {
 
   listTuples(filter: PeerFilter): PeerTuple[] {
     const { where, params } = filterSql(filter);
+    const after = filter.after
+      ? `${where ? "AND" : "WHERE"} (i.name, p.name, p.id) > (?, ?, ?)`
+      : "";
     const { stmt, arrays } = this.#arrayStatement(
       `SELECT ${TUPLE_COLUMNS} FROM peers p JOIN interfaces i ON i.id = p.interface_id
-      ${where} ORDER BY i.name, p.name LIMIT ? OFFSET ?`,
+      ${where} ${after} ORDER BY i.name, p.name, p.id LIMIT ? OFFSET ?`,
     );
-    const rows = stmt.all(...params, filter.limit ?? -1, filter.offset ?? 0);
+    const rows = stmt.all(
+      ...params,
+      ...(filter.after ?? []),
+      filter.limit ?? -1,
+      filter.offset ?? 0,
+    );
     return (arrays ? rows : rows.map((r) => Object.values(r))) as unknown as PeerTuple[];
   }
 
@@ -208,7 +221,7 @@ export class SqlitePeerRepo implements PeerRepo {
     return s;
   }
 
-  count(filter: Omit<PeerFilter, "limit" | "offset">): number {
+  count(filter: Omit<PeerFilter, "limit" | "offset" | "after">): number {
     const { where, params } = filterSql(filter);
     return this.store.get<{ n: number }>(
       `SELECT count(*) AS n FROM peers p ${where}`,

@@ -18,7 +18,7 @@ import {
 } from "./peer_config.ts";
 import { PeerCrud } from "./peer_crud.ts";
 import type { PeerCreate, PeerUpdate } from "./peer_input.ts";
-import { PeerListing, type PeerPage } from "./peer_listing.ts";
+import { PeerListing, type PeerPage, type PeerPageRequest } from "./peer_listing.ts";
 import type { PeerFilter } from "./peer_repo.ts";
 import { PeerState } from "./peer_state.ts";
 import type { PeerView, PeerWithTelemetry } from "./peer_view.ts";
@@ -48,8 +48,8 @@ export class PeerService {
   }
 
   /** GET /peers: a listing with its total; without a limit every match is returned. */
-  page(filter: PeerFilter = {}): Promise<PeerPage> {
-    return this.#listing.page(filter);
+  page(req: PeerPageRequest = {}): Promise<PeerPage> {
+    return this.#listing.page(req);
   }
 
   /** Number of peers matching `filter` (for pagination). */

@@ -9,6 +9,7 @@ import type { ClientProfile } from "./client_profiles.ts";
 import type { InterfaceStatus, InterfaceView, PeerMetric } from "./interface_service.ts";
 import type { PeerTelemetry, PeerView, PeerWithTelemetry } from "./peer_service.ts";
 import type { ReconcileItem, ReconcilePlan, ReconcileResult } from "./reconcile.ts";
+import { pageResponseFields } from "../paging.ts";
 import { CheckSchema } from "../system/diagnostics_schema.ts";
 import type { DiagnosticCheck, TunnelDiagnostics } from "./tunnels.ts";
 
@@ -29,7 +30,10 @@ export const InterfaceSchema = z.object({
   updated_at: iso,
 });
 
-export const InterfaceListSchema = z.object({ interfaces: z.array(InterfaceSchema) });
+export const InterfaceListSchema = z.object({
+  interfaces: z.array(InterfaceSchema),
+  ...pageResponseFields,
+});
 
 const PeerMetricSchema = z.object({
   id: z.string().nullable(),
@@ -106,6 +110,7 @@ export const PeerPageSchema = z.object({
   total: z.number().int().describe("Peers matching the filters, ignoring limit and offset"),
   limit: z.number().int().nullable().describe("null: no limit was given, every match is listed"),
   offset: z.number().int(),
+  next_cursor: pageResponseFields.next_cursor,
 });
 
 /** GET /peers/{id}/qr */

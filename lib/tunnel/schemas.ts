@@ -8,6 +8,7 @@
  * silently do nothing.
  */
 import { z } from "zod";
+import { pageQueryFields } from "../paging.ts";
 import { documented, patternOf } from "../schema_doc.ts";
 import { CONNECTIONS, DEVICES } from "./client_profiles.ts";
 import { WIREGUARD_KEY } from "./keys.ts";
@@ -99,14 +100,14 @@ export const peerUpdateSchema = z.strictObject({
 
 /**
  * GET /interfaces/{id}/peers (query strings). Without `limit` every matching
- * peer is returned: the spec's listing is "all peers across interfaces".
+ * peer is returned: the spec's listing is "all peers across interfaces". The
+ * paging fields are the shared ones (docs/api.md, "Pagination").
  */
 export const peerListQuerySchema = z.object({
   status: z.enum(["enabled", "disabled", "revoked"]).optional(),
   /** Case-insensitive substring of the peer name. */
   search: z.string().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(100_000).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  ...pageQueryFields,
 });
 
 /** GET /peers: the same, plus a filter by interface. */

@@ -187,3 +187,57 @@ Deno.test("users page oldest first with the total", async () => {
   const all = await api.get("/users");
   assertEquals([names(all).length, pageOf(all)], [4, { total: 4, next: null }]);
 });
+
+Deno.test("a zone's DNSSEC keys page with keys_limit and keys_cursor, oldest first, with keys_total", async () => {
+  await using t = await startTestServer();
+  const api = await dnsApi(t);
+  const zone = "signed.test";
+  const created = await api.post("/zones", {
+    name: zone,
+    admin_email: `hostmaster@${zone}`,
+    refresh: 3600,
+    retry: 600,
+    expire: 604800,
+    minimum: 300,
+    default_ttl: 300,
+  });
+  assertEquals(created.status, 201);
+  assertEquals((await api.post(`/zones/${zone}/dnssec`, { enable: true })).status, 200);
+  // A rollover adds a third key, created after the first two.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const rotated = await api.post(`/zones/${zone}/dnssec/rotate`, {});
+  assertEquals(rotated.status, 200, JSON.stringify(rotated.body));
+
+  const path = `/zones/${zone}/dnssec`;
+  const all = await api.get(path);
+  const ids = items<{ id: string }>(all, "keys").map((k) => k.id);
+  assertEquals([ids.length, all.body.keys_total, all.body.keys_next_cursor], [3, 3, null]);
+  assert((all.body.ds_records as unknown[]).length > 0);
+
+  const first = await api.get(`${path}?keys_limit=2`);
+  const firstIds = items<{ id: string }>(first, "keys").map((k) => k.id);
+  assertEquals([firstIds.length, first.body.keys_total], [2, 3]);
+  const newKey = rotated.body.new_key_id as string;
+  assert(!firstIds.includes(newKey), "the newest key came first");
+  // The rest of the status is whole whatever the page.
+  assertEquals(first.body.ds_records, all.body.ds_records);
+  const rest = await api.get(`${path}?keys_limit=2&keys_cursor=${first.body.keys_next_cursor}`);
+  assertEquals(items<{ id: string }>(rest, "keys").map((k) => k.id), [newKey]);
+  assertEquals(rest.body.keys_next_cursor, null);
+  assertEquals(
+    items<{ id: string }>(await api.get(`${path}?keys_limit=5&keys_offset=2`), "keys").length,
+    1,
+  );
+
+  assertEquals((await api.get(`${path}?keys_limit=1001`)).status, 400);
+  assertEquals((await api.get(`${path}?keys_cursor=not-a-cursor`)).status, 400);
+  const zonesCursor = pageOf(await api.get("/zones?limit=1")).next ?? "x";
+  assertEquals((await api.get(`${path}?keys_cursor=${zonesCursor}`)).status, 400);
+  const both = await api.get(
+    `${path}?keys_limit=1&keys_offset=1&keys_cursor=${first.body.keys_next_cursor}`,
+  );
+  assertEquals([both.status, both.body.error], [
+    400,
+    'Give "keys_cursor" or "keys_offset", not both',
+  ]);
+});

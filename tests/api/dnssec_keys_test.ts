@@ -59,6 +59,8 @@ Deno.test("POST /zones/{name}/dnssec enables each algorithm: a KSK and a ZSK, DS
     assertEquals((await api.get(`/zones/${z}/dnssec`)).body, {
       enabled: false,
       keys: [],
+      keys_total: 0,
+      keys_next_cursor: null,
       ds_records: [],
       rollover: null,
       zsk_rotation_days: null,
@@ -130,6 +132,8 @@ Deno.test("disabling keeps the keys: enabling again with the same algorithm reus
   assertEquals(status, {
     enabled: false,
     keys: off.body.keys,
+    keys_total: 2,
+    keys_next_cursor: null,
     ds_records: [],
     rollover: null,
     zsk_rotation_days: null,

@@ -240,6 +240,8 @@ Deno.test("the keys table shows each key's state (key rollover)", () => {
         key("k2", "ZSK", 1002, "active"),
         key("k3", "ZSK", 1003, "published"),
       ],
+      keys_total: 3,
+      keys_next_cursor: null,
       ds_records: [],
       rollover: null,
       zsk_rotation_days: null,

@@ -51,3 +51,18 @@ export function rawDelete(
 export function rawExec(store: Store, sql: string, ...params: SQLInputValue[]): void {
   store.run(sql, ...params);
 }
+
+/** The given columns of every row of `table` matching `where`, in `order`. */
+export function rawRows<T>(
+  store: Store,
+  table: string,
+  columns: string[],
+  order: string,
+  where: Record<string, SQLInputValue> = {},
+): T[] {
+  const w = whereOf(where);
+  return store.all<T>(
+    `SELECT ${columns.join(", ")} FROM ${table}${w.sql} ORDER BY ${order}`,
+    ...w.params,
+  );
+}

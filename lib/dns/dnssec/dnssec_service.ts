@@ -13,6 +13,7 @@ import { type DnsContext, zoneChanged, zoneOf } from "../dns_context.ts";
 import { bumpSerial } from "../soa_serial.ts";
 import { KEY_SIZES, keySize, parseAlgorithm } from "./algorithms.ts";
 import { digestTypes, type DsRecord, dsRecord } from "./ds.ts";
+import { keyPage, type KeyPageInfo, type KeyPageQuery } from "./key_page.ts";
 import type { DnssecKeyRow, KeyState, StoredKey } from "./key_repo.ts";
 import { dnskeyOf, newKey } from "./keys.ts";
 import { rolloverOf, type RolloverView, ROTATION_DAYS } from "./rollover.ts";
@@ -39,8 +40,9 @@ export interface DnssecKey {
   public_key: string;
 }
 
-export interface DnssecStatus {
+export interface DnssecStatus extends KeyPageInfo {
   enabled: boolean;
+  /** Every key, or the page `keys_limit` and `keys_cursor` or `keys_offset` ask for (key_page.ts). */
   keys: DnssecKey[];
   /** The DS records to hand to the parent; empty while DNSSEC is off. */
   ds_records: DsRecord[];
@@ -66,10 +68,10 @@ export interface DnssecInput {
 export const DISABLE_WARNING =
   "The zone is now served unsigned: remove its DS records at the registrar, or validating resolvers will treat the zone as bogus. The keys are kept, so enabling again with the same algorithm makes the current DS valid again";
 
-/** The zone's DNSSEC status; NotFoundError when the zone is absent. */
-export function dnssecStatus(ctx: DnsContext, name: string): DnssecStatus {
+/** The zone's DNSSEC status, its keys paged by `query`; NotFoundError when the zone is absent. */
+export function dnssecStatus(ctx: DnsContext, name: string, query?: KeyPageQuery): DnssecStatus {
   const z = zoneOf(ctx, name);
-  return statusOf(ctx, z.name, z.dnssec_enabled);
+  return statusOf(ctx, z.name, z.dnssec_enabled, query);
 }
 
 /** Turns DNSSEC on or off for a zone (see the module comment). */
@@ -214,8 +216,14 @@ function disable(
   });
 }
 
-function statusOf(ctx: DnsContext, zone: string, enabled: boolean): DnssecStatus {
+function statusOf(
+  ctx: DnsContext,
+  zone: string,
+  enabled: boolean,
+  query?: KeyPageQuery,
+): DnssecStatus {
   const rows = ctx.dnssecKeys.listWithRemoved(zone);
+  const { keys, ...keyInfo } = keyPage(rows, query);
   const live = rows.filter((k) => k.state !== "removed");
   const ds_records = enabled
     ? live.filter((k) => k.key_type === "KSK").flatMap((k) =>
@@ -224,7 +232,8 @@ function statusOf(ctx: DnsContext, zone: string, enabled: boolean): DnssecStatus
     : [];
   return {
     enabled,
-    keys: rows.map(keyView),
+    keys: keys.map(keyView),
+    ...keyInfo,
     ds_records,
     rollover: rolloverOf(live),
     zsk_rotation_days: ctx.zones.zskRotationDays(zone),

@@ -6,6 +6,7 @@
  * `key_size`); the document states it as examples and bounds.
  */
 import { z } from "zod";
+import { pageQueryFields } from "../../paging.ts";
 import { documented } from "../../schema_doc.ts";
 import { KEY_SIZES } from "./algorithms.ts";
 import { ROTATION_DAYS } from "./rollover.ts";
@@ -85,10 +86,28 @@ const DsRecordSchema = z.object({
   digest: z.string(),
 });
 
+/**
+ * Query of `GET /zones/{name}/dnssec`: the shared paging fields
+ * (docs/api.md, "Pagination") for its key list, prefixed `keys_`.
+ */
+export const DnssecStatusQuery = z.object({
+  keys_limit: pageQueryFields.limit,
+  keys_cursor: pageQueryFields.cursor.describe(
+    "The keys_next_cursor of the previous answer (opaque; empty: the first page); not with keys_offset",
+  ),
+  keys_offset: pageQueryFields.offset,
+});
+
 /** `GET` and `POST /zones/{name}/dnssec`. */
 export const DnssecStatusSchema = z.object({
   enabled: z.boolean(),
-  keys: z.array(DnssecKeySchema),
+  keys: z.array(DnssecKeySchema).describe(
+    "Every key; with keys_limit a page, oldest first by created_at and id",
+  ),
+  keys_total: z.number().int().describe("Every key of the zone, ignoring the page"),
+  keys_next_cursor: z.string().nullable().describe(
+    "Pass as keys_cursor for the next page of keys; null on the last page",
+  ),
   ds_records: z.array(DsRecordSchema),
   rollover: z.object({
     old_key_id: z.string(),

@@ -1,4 +1,5 @@
 import { HostError } from "@/lib/errors.ts";
+import { PageQuery } from "@/lib/paging.ts";
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
 import { Status } from "@/server/http/status.ts";
@@ -6,8 +7,10 @@ import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "Interfaces, by name, each with role, listen_port and peer_count",
+    summary:
+      "Interfaces, by name, each with role, listen_port and peer_count; pagination limit with cursor or offset (all when no limit)",
     access: "viewer",
+    query: PageQuery,
     response: InterfaceListSchema,
   },
   POST: {
@@ -22,6 +25,6 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ interfaces: ctx.services.tunnels.interfaces.list() }),
+  GET: (ctx) => ctx.services.tunnels.interfaces.page(ctx.query),
   POST: (ctx) => ctx.services.tunnels.interfaces.create(ctx.body, ctx.auth.user.username),
 });

@@ -6,7 +6,7 @@ import { define } from "@/server/listeners/admin/context.ts";
 export const meta = define.meta({
   GET: {
     summary:
-      "All peers across interfaces with live telemetry (one SQL query, one host read); filters interface_id, status, search (name); pagination limit/offset (all when no limit)",
+      "All peers across interfaces with live telemetry (one SQL query, one host read); filters interface_id, status, search (name); pagination limit with cursor or offset (all when no limit)",
     access: "viewer",
     errors: [HostError],
     query: peersQuerySchema,

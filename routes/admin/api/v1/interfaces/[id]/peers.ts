@@ -7,7 +7,7 @@ import { define } from "@/server/listeners/admin/context.ts";
 export const meta = define.meta({
   GET: {
     summary:
-      "Peers of one interface with live telemetry; filters status and search (name), pagination limit/offset (all when no limit)",
+      "Peers of one interface with live telemetry; filters status and search (name), pagination limit with cursor or offset (all when no limit)",
     access: "viewer",
     errors: [HostError],
     query: peerListQuerySchema,

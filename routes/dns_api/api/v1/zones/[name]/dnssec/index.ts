@@ -1,10 +1,16 @@
-import { DnssecInputSchema, DnssecStatusSchema } from "@/lib/dns/dnssec/schema.ts";
+import {
+  DnssecInputSchema,
+  DnssecStatusQuery,
+  DnssecStatusSchema,
+} from "@/lib/dns/dnssec/schema.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "The zone's DNSSEC state: its keys and the DS records to give the parent zone",
+    summary:
+      "The zone's DNSSEC state: its keys (paged with keys_limit and keys_cursor or keys_offset; all when no keys_limit) and the DS records to give the parent zone",
     access: "viewer",
+    query: DnssecStatusQuery,
     response: DnssecStatusSchema,
   },
   POST: {
@@ -17,6 +23,6 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.dnssecStatus(ctx.params.name),
+  GET: (ctx) => ctx.services.dns.dnssecStatus(ctx.params.name, ctx.query),
   POST: (ctx) => ctx.services.dns.setDnssec(ctx.auth.user.username, ctx.params.name, ctx.body),
 });
