@@ -4,7 +4,8 @@
  * 5 attestation without the chain-length index, 6 attestation expiry buckets,
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
- * 11 attestation sites, 12 attestation tokens, 13 attestation signals. Applied by
+ * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 an index of
+ * signals by site. Applied by
  * `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -21,6 +22,7 @@ import { peerEndpoint } from "./0010_peer_endpoint.ts";
 import { attestSites } from "./0011_attest_sites.ts";
 import { attestTokens } from "./0012_attest_tokens.ts";
 import { attestSignals } from "./0013_attest_signals.ts";
+import { attestSignalsSite } from "./0014_attest_signals_site.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -36,4 +38,5 @@ export const migrations: Migration[] = [
   attestSites,
   attestTokens,
   attestSignals,
+  attestSignalsSite,
 ];
