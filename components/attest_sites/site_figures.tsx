@@ -1,10 +1,12 @@
 /** A site's figures on its page: since start, over time, and its latest sessions' signals. */
 import { formatCount, formatTime } from "@/components/format.ts";
 import { Table } from "@/components/table.tsx";
-import type {
-  SiteBucket,
-  SiteHistoryView,
-  SiteSeriesName,
+import {
+  HOUR_BUCKETS,
+  MINUTE_BUCKETS,
+  type SiteBucket,
+  type SiteHistoryView,
+  type SiteSeriesName,
 } from "@/lib/attest/sites/site_history.ts";
 import type { SiteFiguresAll } from "@/lib/attest/sites/site_service.ts";
 import type { RecentSession, SignalFlag } from "@/lib/attest/signals/signals.ts";
@@ -96,6 +98,7 @@ export function SiteOverTime({ h }: { h: SiteHistoryView }) {
               <Sparkline
                 values={h.minutes.map((b) => b.figures[k])}
                 starts={starts(h.minutes)}
+                slots={MINUTE_BUCKETS}
                 label={`${label} per minute, last hour`}
               />
             </td>
@@ -104,6 +107,7 @@ export function SiteOverTime({ h }: { h: SiteHistoryView }) {
               <Sparkline
                 values={h.hours.map((b) => b.figures[k])}
                 starts={starts(h.hours)}
+                slots={HOUR_BUCKETS}
                 label={`${label} per hour, last 24 hours`}
               />
             </td>
