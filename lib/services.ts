@@ -149,8 +149,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
     }),
   });
   const { events, audit } = c;
-  const directory = attest.sites;
-  const sites = new SiteService({ repo: siteRepo, tx: store, audit, events, clock, directory });
+  const sites = new SiteService({ repo: siteRepo, tx: store, audit, events, clock, attest });
   return { attest, attestRates, attestSites: sites };
 }
 
@@ -276,12 +275,14 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     backups,
     async start() {
       attestRates.start();
+      attestSites.history.start();
       rollover.start();
       await tunnels.start();
     },
     async stop() {
       clearInterval(housekeeping);
       attestRates.stop();
+      attestSites.history.stop();
       await rollover.stop();
       attest.close();
       await tunnels.stop();

@@ -2,10 +2,10 @@
 import { formatCount } from "@/components/format.ts";
 import { type Column, Table } from "@/components/table.tsx";
 import CopyButton from "@/islands/CopyButton.tsx";
-import type { SiteFigures } from "@/lib/attest/sites/site_counters.ts";
-import type { SiteView } from "@/lib/attest/sites/site_service.ts";
+import type { SiteFiguresAll, SiteView } from "@/lib/attest/sites/site_service.ts";
+import { breakdown } from "./site_figures.tsx";
 
-export type SiteWithFigures = SiteView & { figures: SiteFigures };
+export type SiteWithFigures = SiteView & { figures: SiteFiguresAll };
 
 const COLUMNS: Column[] = [
   { label: "Name" },
@@ -15,13 +15,11 @@ const COLUMNS: Column[] = [
   { label: "Refused /init", num: true },
   { label: "Accepted", num: true },
   { label: "Rejected", num: true },
+  { label: "Tokens issued", num: true },
+  { label: "Verified", num: true },
+  { label: "Failed", num: true },
+  { label: "Reused", num: true },
 ];
-
-/** The reasons a site's heartbeats were rejected for, most first ("none" without any). */
-function reasons(f: SiteFigures): string {
-  const hit = [...f.rejected].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
-  return hit.length === 0 ? "none" : hit.map(([r, n]) => `${r} ${formatCount(n)}`).join(", ");
-}
 
 export function SitesTable({ sites }: { sites: SiteWithFigures[] }) {
   if (sites.length === 0) {
@@ -41,7 +39,15 @@ export function SitesTable({ sites }: { sites: SiteWithFigures[] }) {
           <td class="num">{formatCount(s.figures.sessionsCreated)}</td>
           <td class="num">{formatCount(s.figures.initRefused)}</td>
           <td class="num">{formatCount(s.figures.accepted)}</td>
-          <td class="num" title={reasons(s.figures)}>{formatCount(s.figures.rejectedTotal)}</td>
+          <td class="num" title={breakdown(s.figures.rejected)}>
+            {formatCount(s.figures.rejectedTotal)}
+          </td>
+          <td class="num">{formatCount(s.figures.tokens.issued)}</td>
+          <td class="num">{formatCount(s.figures.tokens.verified)}</td>
+          <td class="num" title={breakdown(Object.entries(s.figures.tokens.failed))}>
+            {formatCount(s.figures.tokens.failedTotal)}
+          </td>
+          <td class="num">{formatCount(s.figures.tokens.reused)}</td>
         </tr>
       ))}
     </Table>

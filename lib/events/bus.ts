@@ -84,6 +84,11 @@ export interface EventMap {
     rejected_per_second: number;
     window_seconds: number;
   };
+  /**
+   * A site's figures changed (lib/attest/sites/site_history.ts): checked every
+   * 5 s, sent only after a change; the sites pages refresh their figures on it.
+   */
+  AttestSiteStats: { time: string };
 }
 
 export type EventType = keyof EventMap;

@@ -6,11 +6,16 @@
  * page's backend verifies it at /siteverify with the site's secret, using a
  * verifier written from Cloudflare's docs: success once,
  * timeout-or-duplicate the second time, invalid-input-secret with a wrong
- * secret. A visitor who submits before min_chain sends the form without a
- * token (missing-input-response). Heartbeats are shortened to 1.5–2.5 s by
- * configuration. Below-min_chain and never-issued tokens from the reference
- * client, expiry by a test clock, idempotency and races are in
- * tests/attest/site_tokens_test.ts and siteverify_concurrent_test.ts.
+ * secret; a token verified after the site's token_ttl_s (10 s) by the
+ * server's clock fails with timeout-or-duplicate. A visitor who submits
+ * before min_chain sends the form without a token (missing-input-response).
+ * Heartbeats are shortened to 1.5–2.5 s by configuration. The server's clock
+ * is the wall clock plus an offset the test moves forward (the listener runs
+ * on the main thread in tests, PALISADE_ATTEST_WORKERS=0), so the page's
+ * heartbeats stay within the 30 s drift allowance while a token expires.
+ * Below-min_chain and never-issued tokens from the reference client,
+ * idempotency and races are in tests/attest/site_tokens_test.ts and
+ * siteverify_concurrent_test.ts.
  */
 import type { Page } from "playwright-core";
 import { ensureWasm } from "../../scripts/build_wasm.ts";
@@ -24,6 +29,8 @@ import { type TurnstileResult, turnstileVerify } from "../helpers/turnstile_veri
 
 const HB_ENV = { PALISADE_ATTEST_HB_MIN_MS: "1500", PALISADE_ATTEST_HB_MAX_MS: "2500" };
 const MIN_CHAIN = 2;
+/** The shortest lifetime a site may set; well under the 30 s heartbeat drift allowance. */
+const TOKEN_TTL_S = 10;
 
 type Win = { PalisadeAttest: PalisadeAttest };
 
@@ -71,7 +78,9 @@ const NAME =
 browserTest(NAME, async (browser) => {
   await ensureWasm();
   await buildAttestClient();
-  await using t = await startTestServer({ env: HB_ENV });
+  let offset = 0;
+  const clock = { now: () => Date.now() + offset };
+  await using t = await startTestServer({ env: HB_ENV, clock });
   let site: TestSite | null = null;
   const received: string[] = [];
   // The site's own server: its page, and its form handler calling siteverify with the secret.
@@ -92,7 +101,12 @@ browserTest(NAME, async (browser) => {
     return new Response(shopPage(t.attest, site!.site_key), { headers: html });
   });
   const origin = `http://127.0.0.1:${shop.addr.port}`;
-  site = await addSite(t, { name: "shop", origins: [origin], min_chain: MIN_CHAIN });
+  site = await addSite(t, {
+    name: "shop",
+    origins: [origin],
+    min_chain: MIN_CHAIN,
+    token_ttl_s: TOKEN_TTL_S,
+  });
 
   const page = await browser.newPage();
   const errors = watchConsole(page);
@@ -131,6 +145,14 @@ browserTest(NAME, async (browser) => {
     "json",
   );
   assertEquals([viaApi.success, viaApi.action, viaApi.hostname], [true, "api", "127.0.0.1"]);
+
+  // Expiry: a fresh token, then the server's clock moves past token_ttl_s before it is verified.
+  const late = await page.evaluate(() =>
+    (globalThis as unknown as Win).PalisadeAttest.token({ action: "late" })
+  );
+  offset += (TOKEN_TTL_S + 1) * 1000;
+  const expired = await turnstileVerify(verifyUrl, { secret: site.secret, response: late });
+  assertEquals([expired.success, expired["error-codes"]], [false, ["timeout-or-duplicate"]]);
 
   // The form helper: submit, and the site's backend verifies what the form carried.
   await Promise.all([page.waitForURL(`${origin}/submit`), page.click("#send")]);

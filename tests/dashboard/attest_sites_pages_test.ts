@@ -56,7 +56,7 @@ Deno.test("sites page: register from the form (secret once, with a copy button),
   assertEquals(html.includes(secret), false);
   assertEquals(
     rowText(html, "data-site-id", site.id),
-    `shop ${site.site_key} https://shop.example, https://www.shop.example 1 0 0 0`,
+    `shop ${site.site_key} https://shop.example, https://www.shop.example 1 0 0 0 0 0 0 0`,
   );
 
   res = await postForm(t, `/attestation/sites/${site.id}`, {

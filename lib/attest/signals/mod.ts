@@ -29,6 +29,7 @@ export {
   timingRegular,
 } from "./timing.ts";
 export {
+  type RecentSession,
   REPLAY_WINDOW_MS,
   SessionSignals,
   type SessionSignalsView,

@@ -61,6 +61,8 @@ export interface SignalRepo {
   get(sessionId: string): SignalRow | undefined;
   /** Deletes path hashes seen before `cutoff`; returns how many. */
   purgePaths(cutoff: number): number;
+  /** A site's sessions with signals, latest first heartbeat first, at most `limit`. */
+  recentOfSite(siteId: string, limit: number): SignalRow[];
 }
 
 const UPSERT =
@@ -92,6 +94,11 @@ const UPSERT =
       + (hardware_concurrency <> excluded.hardware_concurrency),
     hashes = hashes + excluded.hashes,
     replays = replays + excluded.replays`;
+
+const ROW_COLUMNS = `session_id, site_id, heartbeats, triples, collinear, even, regular, segments,
+  speed_sum, speed_sumsq, dt_sum, dt_sumsq, intervals, interval_sum, interval_sumsq, last_at,
+  aspect_ratio_changes, device_pixel_ratio_changes, hardware_concurrency_changes, hashes, replays,
+  created_at`;
 
 export class SqliteSignalRepo implements SignalRepo {
   constructor(private readonly store: Store) {}
@@ -141,12 +148,18 @@ export class SqliteSignalRepo implements SignalRepo {
 
   get(sessionId: string): SignalRow | undefined {
     return this.store.get<SignalRow>(
-      `SELECT session_id, site_id, heartbeats, triples, collinear, even, regular, segments,
-         speed_sum, speed_sumsq, dt_sum, dt_sumsq, intervals, interval_sum, interval_sumsq, last_at,
-         aspect_ratio_changes, device_pixel_ratio_changes, hardware_concurrency_changes, hashes,
-         replays, created_at
-       FROM attest_signals WHERE session_id = ?`,
+      `SELECT ${ROW_COLUMNS} FROM attest_signals WHERE session_id = ?`,
       sessionId,
+    );
+  }
+
+  recentOfSite(siteId: string, limit: number): SignalRow[] {
+    // attest_signals_site (migration 17) makes this an index range read.
+    return this.store.all<SignalRow>(
+      `SELECT ${ROW_COLUMNS} FROM attest_signals WHERE site_id = ?
+       ORDER BY created_at DESC, session_id LIMIT ?`,
+      siteId,
+      limit,
     );
   }
 

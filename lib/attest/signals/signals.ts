@@ -4,6 +4,7 @@
  * stored as running sums in the acceptance's group commit, and read back as a
  * view for siteverify and the dashboard. Signals never reject anything.
  */
+import { isoTime } from "../../clock.ts";
 import type { HeartbeatRequest } from "../messages.ts";
 import { coefficientOfVariation, emptyTally, pathHash, pathRegular, tallyPath } from "./path.ts";
 import type { SignalObservation, SignalRepo, SignalRow } from "./signal_repo.ts";
@@ -57,6 +58,9 @@ export interface SessionSignalsView {
   client: Record<string, unknown> | null;
 }
 
+/** A session in a site's list on the dashboard: its signals and when it was measured. */
+export type RecentSession = SessionSignalsView & { first_at: string; last_at: string };
+
 export class SessionSignals {
   constructor(
     private readonly repo: SignalRepo | null,
@@ -87,6 +91,16 @@ export class SessionSignals {
   signalsOf(sessionId: string): SessionSignalsView | null {
     const row = this.repo?.get(sessionId.toLowerCase());
     return row ? signalsView(row, this.options.heartbeatMinMs, this.options.heartbeatMaxMs) : null;
+  }
+
+  /** A site's latest measured sessions (by first accepted heartbeat), newest first. */
+  recentOfSite(siteId: string, limit: number): RecentSession[] {
+    const { heartbeatMinMs: min, heartbeatMaxMs: max } = this.options;
+    return (this.repo?.recentOfSite(siteId, limit) ?? []).map((r) => ({
+      ...signalsView(r, min, max),
+      first_at: isoTime(r.created_at),
+      last_at: isoTime(r.last_at),
+    }));
   }
 
   /** Forgets path hashes older than the replay window. */

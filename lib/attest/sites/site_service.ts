@@ -12,8 +12,11 @@ import type { EventBus } from "../../events/bus.ts";
 import { randomToken, safeEqual, sha256Hex } from "../../auth/secret.ts";
 import type { Transactor } from "../../store/transactor.ts";
 import { randomHex } from "../random_pool.ts";
+import type { RecentSession, SessionSignals } from "../signals/signals.ts";
+import { type TokenCounters, type TokenFigures, tokenFigures } from "../tokens/token_counters.ts";
 import { SITE_SLOTS, type SiteFigures } from "./site_counters.ts";
 import type { SiteDirectory } from "./site_directory.ts";
+import { SiteHistory } from "./site_history.ts";
 import type { SiteRepo, SiteRow } from "./site_repo.ts";
 import {
   checkIntegerIn,
@@ -55,8 +58,18 @@ export interface SiteDeps {
   audit: AuditLog;
   events: EventBus;
   clock: Clock;
-  directory: Pick<SiteDirectory, "changed" | "counters">;
+  /** What the site figures are read from (the attestation service of the main thread). */
+  attest: {
+    /** The site directory: told of every change, and its per-site heartbeat counters. */
+    sites: Pick<SiteDirectory, "changed" | "counters">;
+    /** The token counters (summed over every thread); zeros without them. */
+    tokens: { counters: Pick<TokenCounters, "get"> } | null;
+    signals: Pick<SessionSignals, "recentOfSite">;
+  };
 }
+
+/** A site's heartbeat and token figures since start. */
+export type SiteFiguresAll = SiteFigures & { tokens: TokenFigures };
 
 export function siteView(r: SiteRow): SiteView {
   return {
@@ -77,7 +90,12 @@ function newSecret(): string {
 }
 
 export class SiteService {
-  constructor(private readonly d: SiteDeps) {}
+  /** The sites' figures over time, for the dashboard; started and stopped with the services. */
+  readonly history: SiteHistory;
+
+  constructor(private readonly d: SiteDeps) {
+    this.history = new SiteHistory(() => this.listWithFigures(), d.events, d.clock);
+  }
 
   list(): SiteView[] {
     return this.d.repo.all().map(siteView);
@@ -88,11 +106,31 @@ export class SiteService {
   }
 
   /** Every site with its figures since start (zeros for a site past SITE_SLOTS), for the dashboard. */
-  listWithFigures(): (SiteView & { figures: SiteFigures })[] {
-    return this.d.repo.all().map((r) => ({
-      ...siteView(r),
-      figures: this.d.directory.counters.figures(r.counter_slot),
-    }));
+  listWithFigures(): (SiteView & { figures: SiteFiguresAll })[] {
+    return this.d.repo.all().map((r) => ({ ...siteView(r), figures: this.#figures(r) }));
+  }
+
+  /** One site with its figures since start. */
+  getWithFigures(id: string): SiteView & { figures: SiteFiguresAll } {
+    const r = this.#require(id);
+    return { ...siteView(r), figures: this.#figures(r) };
+  }
+
+  /** The site's latest sessions with measured signals, newest first (the site must exist). */
+  recentSessions(id: string, limit: number): RecentSession[] {
+    this.#require(id);
+    return this.d.attest.signals.recentOfSite(id, limit);
+  }
+
+  #figures(r: SiteRow): SiteFiguresAll {
+    return {
+      ...this.d.attest.sites.counters.figures(r.counter_slot),
+      tokens: tokenFigures(
+        this.d.attest.tokens?.counters ?? { get: () => 0 },
+        r.counter_slot,
+        r.id,
+      ),
+    };
   }
 
   create(input: SiteInput, actor: string): SiteWithSecret {
@@ -127,7 +165,7 @@ export class SiteService {
       return r;
     });
     // The slot may have counted a deleted site since start.
-    if (row.counter_slot !== null) this.d.directory.counters.clear(row.counter_slot);
+    if (row.counter_slot !== null) this.d.attest.sites.counters.clear(row.counter_slot);
     this.#announce(id, "created");
     return { ...siteView(row), secret };
   }
@@ -239,7 +277,7 @@ export class SiteService {
 
   #announce(id: string, action: string): void {
     this.d.tx.afterCommit(() => {
-      this.d.directory.changed();
+      this.d.attest.sites.changed();
       this.d.events.emit("SiteChanged", { id, action });
     });
   }

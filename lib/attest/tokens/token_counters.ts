@@ -146,3 +146,35 @@ export function renderTokenMetrics(sites: readonly SiteEntry[], c: TokenCounters
     ),
   ].join("\n") + "\n";
 }
+
+/** One site's token figures since start, for the dashboard. */
+export interface TokenFigures {
+  issued: number;
+  refused: number;
+  verified: number;
+  reused: number;
+  /** Siteverify failures by error code (a reuse counts here as timeout-or-duplicate too). */
+  failed: Record<SiteverifyError, number>;
+  failedTotal: number;
+}
+
+/** A site's token figures; zeros for a site without a slot. */
+export function tokenFigures(
+  c: Pick<TokenCounters, "get">,
+  slot: number | null,
+  siteId: string,
+): TokenFigures {
+  const get = (f: TokenField) => slot === null || slot >= SITE_SLOTS ? 0 : c.get(slot, f, siteId);
+  const failed = Object.fromEntries(SITEVERIFY_ERRORS.map((e) => [e, get(e)])) as Record<
+    SiteverifyError,
+    number
+  >;
+  return {
+    issued: get("issued"),
+    refused: get("refused"),
+    verified: get("verified"),
+    reused: get("reused"),
+    failed,
+    failedTotal: SITEVERIFY_ERRORS.reduce((n, e) => n + failed[e], 0),
+  };
+}

@@ -5,7 +5,8 @@
  * 7 networks, routes and firewall rules, 8 DNSSEC, 9 automatic
  * ZSK rotation, 10 peer endpoints (upstream import),
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
- * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys.
+ * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
+ * 17 an index of attestation signals by site.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -25,6 +26,7 @@ import { attestSignals } from "./0013_attest_signals.ts";
 import { dnsLoginAndPaging } from "./0014_dns_login_and_paging.ts";
 import { dnsJournal } from "./0015_dns_journal.ts";
 import { tsigKeys } from "./0016_tsig_keys.ts";
+import { attestSignalsSite } from "./0017_attest_signals_site.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -43,4 +45,5 @@ export const migrations: Migration[] = [
   dnsLoginAndPaging,
   dnsJournal,
   tsigKeys,
+  attestSignalsSite,
 ];

@@ -12,6 +12,7 @@ import {
 } from "@/components/attest_sites/sites_table.tsx";
 import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { SiteWithSecret } from "@/lib/attest/sites/site_service.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
@@ -72,12 +73,22 @@ export default function Sites({ data }: PageProps<Data>) {
     >
       <p class="muted">
         A site embeds the attestation script with its key (<code>data-site-key</code>); sessions
-        from its pages count here. Figures start at zero when the server starts.
+        from its pages count here. Figures start at zero when the server starts; a site's page shows
+        them over time, with its latest sessions' signals.
       </p>
       {data.created && (
         <SiteSecret name={data.created.name} secret={data.created.secret} what="registered" />
       )}
-      <SitesTable sites={data.sites} />
+      <div class="row spread">
+        <h2 id="sites-heading">Sites</h2>
+        <LiveRegion
+          region="sites-table"
+          on={[{ type: "AttestSiteStats" }, { type: "SiteChanged" }]}
+        />
+      </div>
+      <div id="sites-table">
+        <SitesTable sites={data.sites} />
+      </div>
       {data.canEdit && <SiteForm form={data.form} heading="New site" label="Register site" />}
     </Page>
   );

@@ -10,32 +10,46 @@ import { Fact, Facts } from "@/components/fact.tsx";
 import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
-import type { SiteView } from "@/lib/attest/sites/site_service.ts";
+import { SiteOverTime, SiteSessions, SiteTotals } from "@/components/attest_sites/site_figures.tsx";
+import LiveRegion from "@/islands/LiveRegion.tsx";
+import type { RecentSession } from "@/lib/attest/signals/signals.ts";
+import type { SiteHistoryView } from "@/lib/attest/sites/site_history.ts";
+import type { SiteFiguresAll, SiteView } from "@/lib/attest/sites/site_service.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import type { FormState } from "@/server/http/form.ts";
 import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
   GET: {
-    summary: "One attestation site: its key, origins and rules; the edit form for administrators",
+    summary:
+      "One attestation site: its key, origins and rules, figures since start and over time, latest sessions' signals; the edit form for administrators",
     access: "viewer",
     query: z.object({ done: doneQuery(NOTICES.site) }),
   },
   POST: { summary: "Save a site from the form", access: "administrator", body: SiteBody },
 });
 
+/** Sessions listed on the page; the flag counts cover the last FLAG_WINDOW. */
+const SHOWN = 50;
+const FLAG_WINDOW = 1000;
+
 interface Data {
-  site: SiteView;
+  site: SiteView & { figures: SiteFiguresAll };
+  history: SiteHistoryView;
+  sessions: RecentSession[];
   canEdit: boolean;
   form: FormState;
   notice: string | null;
 }
 
 function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
-  const site = ctx.services.attestSites.get(ctx.params.id);
+  const { attestSites } = ctx.services;
+  const site = attestSites.getWithFigures(ctx.params.id);
   ctx.state.title = `Site ${site.name}`;
   return {
     site,
+    history: attestSites.history.view(site.id, site.figures),
+    sessions: attestSites.recentSessions(site.id, FLAG_WINDOW),
     canEdit: roleAtLeast(ctx.auth.user.role, "administrator"),
     form: { values: siteValues(site), errors: {} },
     notice: null,
@@ -82,6 +96,18 @@ export default function Site({ data }: PageProps<Data>) {
         <Fact label="Minimum chain">{s.min_chain}</Fact>
         <Fact label="Token lifetime">{s.token_ttl_s} s</Fact>
       </Facts>
+      <div class="row spread">
+        <span />
+        <LiveRegion
+          region="site-figures"
+          on={[{ type: "AttestSiteStats" }, { type: "SiteChanged", where: { id: s.id } }]}
+        />
+      </div>
+      <div id="site-figures" class="stack">
+        <SiteTotals f={s.figures} />
+        <SiteOverTime h={data.history} />
+        <SiteSessions sessions={data.sessions} shown={SHOWN} />
+      </div>
       {data.canEdit && <SiteForm form={data.form} heading="Edit site" label="Save site" />}
     </Page>
   );
