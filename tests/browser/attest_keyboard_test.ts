@@ -3,8 +3,10 @@
  * attestation listener (as its frontend folder) embeds the script, and the
  * test drives it with Tab presses and typing only — the mouse is never
  * touched. Focus changes are the only samples, so the server's pointer checks
- * see exactly what a keyboard user produces. The same page left alone gets
- * rejected, which shows the checks still bite.
+ * see exactly what a keyboard user produces. The page belongs to a site, so
+ * after min_chain heartbeats the keyboard user gets a token that the site's
+ * secret verifies at /siteverify. The same page left alone gets rejected,
+ * which shows the checks still bite.
  */
 import type { Page } from "playwright-core";
 import { ensureWasm } from "../../scripts/build_wasm.ts";
@@ -13,6 +15,8 @@ import type { AttestStatus, PalisadeAttest } from "../../attest_client/palisade_
 import { assert, assertEquals, assertNotEquals } from "../assert.ts";
 import { browserTest, watchConsole } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
+import { addSite, type TestSite } from "../helpers/site_tokens.ts";
+import { turnstileVerify } from "../helpers/turnstile_verifier.ts";
 
 /**
  * 6–7 s between heartbeats: a Tab every 300–700 ms, with some typing, gives
@@ -23,9 +27,13 @@ const HB_ENV = { PALISADE_ATTEST_HB_MIN_MS: "6000", PALISADE_ATTEST_HB_MAX_MS: "
 
 type Win = { PalisadeAttest: PalisadeAttest };
 
-const FORM_PAGE = `<!DOCTYPE html>
+/** The site's min_chain: the keyboard run's three heartbeats earn a token. */
+const MIN_CHAIN = 3;
+
+const formPage = (siteKey: string) =>
+  `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign up</title><link rel="icon" href="data:,">
-<script src="palisade-attest.js" async></script>
+<script src="palisade-attest.js" data-site-key="${siteKey}" async></script>
 <style>label { display: block; margin: 12px 0; } input, textarea { width: 260px; }</style>
 </head><body><main><h1>Sign up</h1><form>
 <label>Name <input name="name"></label>
@@ -37,16 +45,22 @@ const FORM_PAGE = `<!DOCTYPE html>
 <button type="button">Send</button>
 </form></main></body></html>`;
 
-async function withFormPage(fn: (t: TestServer) => Promise<void>): Promise<void> {
+/** The form page, served by the attestation listener as its frontend, of a site of that origin. */
+async function withFormPage(fn: (t: TestServer, site: TestSite) => Promise<void>): Promise<void> {
   await ensureWasm();
   await buildAttestClient();
   const frontend = await Deno.makeTempDir({ prefix: "palisade-keyboard-" });
   try {
-    await Deno.writeTextFile(`${frontend}/index.html`, FORM_PAGE);
     await using t = await startTestServer({
       env: { ...HB_ENV, PALISADE_ATTEST_FRONTEND: frontend },
     });
-    await fn(t);
+    const site = await addSite(t, {
+      name: "signup",
+      origins: [new URL(t.attest).origin],
+      min_chain: MIN_CHAIN,
+    });
+    await Deno.writeTextFile(`${frontend}/index.html`, formPage(site.site_key));
+    await fn(t, site);
   } finally {
     await Deno.remove(frontend, { recursive: true });
   }
@@ -90,10 +104,10 @@ async function tabLikeAHuman(page: Page, done: () => boolean): Promise<number> {
 }
 
 const KEYBOARD =
-  "a form page in Chromium driven only by the keyboard (Tab and typing) gets 3 consecutive accepted heartbeats";
+  "a form page in Chromium driven only by the keyboard (Tab and typing) gets 3 consecutive accepted heartbeats and a token that verifies";
 
 browserTest(KEYBOARD, async (browser) => {
-  await withFormPage(async (t) => {
+  await withFormPage(async (t, site) => {
     const page = await browser.newPage();
     const errors = watchConsole(page);
     await page.goto(`${t.attest}/`);
@@ -130,6 +144,14 @@ browserTest(KEYBOARD, async (browser) => {
       first.sessionId,
     );
     assert((row?.chain_length ?? 0) >= 3, `stored chain ${row?.chain_length}`);
+    // The site's min_chain is reached by keyboard alone: a token, and the site's server accepts it.
+    const token = await page.evaluate(() => (globalThis as unknown as Win).PalisadeAttest.token());
+    const verdict = await turnstileVerify(`${t.attest}/siteverify`, {
+      secret: site.secret,
+      response: token,
+    });
+    assertEquals(verdict.success, true, JSON.stringify(verdict));
+    assert(Number(verdict.chain_length) >= MIN_CHAIN);
     await page.evaluate(() => (globalThis as unknown as Win).PalisadeAttest.stop());
     assertEquals(errors, []);
   });
