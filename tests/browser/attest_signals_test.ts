@@ -2,9 +2,11 @@
  * Automation signals in a real Chromium (docs/attestation_sites.md,
  * "Signals"): a site's page embeds the script with data-site-key; Playwright
  * drives the pointer in straight lines at a constant speed; after accepted
- * heartbeats the server's signals of that session say path_regular. A second
+ * heartbeats the server's signals of that session say path_regular, and so
+ * does the siteverify answer for the token that session gets. A second
  * session, from the site's origin too, sends the first one's recorded samples
- * again (through the reference client) and is flagged as a replay.
+ * again (through the reference client) and is flagged as a replay, in its
+ * token's siteverify answer as well.
  */
 import type { Page } from "playwright-core";
 import { ensureWasm } from "../../scripts/build_wasm.ts";
@@ -17,6 +19,8 @@ import { assert, assertEquals } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { browserTest, watchConsole } from "../helpers/browser.ts";
 import { startTestServer } from "../helpers/test_server.ts";
+import { buildToken, postToken, type TestSite } from "../helpers/site_tokens.ts";
+import { turnstileVerify } from "../helpers/turnstile_verifier.ts";
 
 const HB_ENV = { PALISADE_ATTEST_HB_MIN_MS: "1500", PALISADE_ATTEST_HB_MAX_MS: "2500" };
 
@@ -45,7 +49,7 @@ async function moveLikeAScript(page: Page, done: () => boolean): Promise<void> {
 }
 
 const FLAGGED =
-  "a site's page driven by mouse.move in straight lines at a constant speed is flagged path_regular, and a second session sending its samples again is flagged replay";
+  "a site's page driven by mouse.move in straight lines at a constant speed gets a token whose signals say path_regular, and a second session sending its samples again one whose signals say replay";
 
 browserTest(FLAGGED, async (browser) => {
   await ensureWasm();
@@ -59,7 +63,7 @@ browserTest(FLAGGED, async (browser) => {
   const api = apiClient(t.admin, { cookie: await t.login() });
   const created = await api.post("/attest/sites", { name: "shop", origins: [origin] });
   assertEquals(created.status, 201);
-  const site = created.body as { id: string; site_key: string };
+  const site = created.body as TestSite;
   const key = site.site_key;
 
   const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
@@ -89,12 +93,13 @@ browserTest(FLAGGED, async (browser) => {
     done = true;
     await mover;
   }
-  const status = await page.evaluate(() => {
+  const { status, token } = await page.evaluate(async () => {
     const api = (globalThis as unknown as Win).PalisadeAttest;
     // Read before stop(), which forgets the session.
     const s = api.status;
+    const token = await api.token();
     api.stop();
-    return s;
+    return { status: s, token };
   });
   const sessionId = status.sessionId!;
   // The init carried the site key: the session belongs to the site.
@@ -106,6 +111,16 @@ browserTest(FLAGGED, async (browser) => {
   assert(s.flags.includes("path_regular"), JSON.stringify(s));
   assertEquals(s.replay.seen_elsewhere, 0);
   assertEquals(errors, []);
+  // The site's server sees it too: the token verifies, and its signals carry the flag.
+  const verdict = await turnstileVerify(`${t.attest}/siteverify`, {
+    secret: site.secret,
+    response: token,
+  });
+  assertEquals(verdict.success, true, JSON.stringify(verdict));
+  assert(
+    (verdict.signals as { flags: string[] }).flags.includes("path_regular"),
+    JSON.stringify(verdict),
+  );
 
   // The recorded samples sent again by another session from the site's origin, later in time.
   assert(accepted.length >= 3, `${accepted.length} accepted heartbeats recorded`);
@@ -133,6 +148,18 @@ browserTest(FLAGGED, async (browser) => {
   console.log(`signals of the replaying session: ${JSON.stringify(r.replay)}`);
   assert(r.flags.includes("replay"), JSON.stringify(r));
   assertEquals(r.replay.seen_elsewhere, replayed.length);
+  const copy = buildToken(replayer, site, { hn: "127.0.0.1", iat: Date.now() });
+  const issued = await postToken(t.attest, copy, origin);
+  assertEquals(issued.status, 200, JSON.stringify(issued.body));
+  const flagged = await turnstileVerify(`${t.attest}/siteverify`, {
+    secret: site.secret,
+    response: copy,
+  });
+  assertEquals(flagged.success, true, JSON.stringify(flagged));
+  assert(
+    (flagged.signals as { flags: string[] }).flags.includes("replay"),
+    JSON.stringify(flagged),
+  );
   // The original was not a copy of anything.
   assertEquals(t.services.attest.signalsOf(sessionId)!.replay.seen_elsewhere, 0);
 });
