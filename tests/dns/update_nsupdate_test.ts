@@ -109,6 +109,10 @@ Deno.test("an update whose second record breaks CNAME exclusivity changes nothin
   assertMatch(r.out, /REFUSED/);
   assertEquals(zoneRecords(s, Z), [`old.${Z} A 192.0.2.9 3600`]);
   assertEquals(serial(s), before);
+  // The first record alone is accepted: the refusal was the CNAME's.
+  const alone = await nsupdate(s, key, [`update add fresh.${Z} 300 A 192.0.2.8`]);
+  assert(alone.ok, alone.out);
+  assertEquals(zoneRecords(s, Z), [`fresh.${Z} A 192.0.2.8 300`, `old.${Z} A 192.0.2.9 3600`]);
 });
 
 Deno.test("unsigned updates are REFUSED, a wrong secret or a key without the zone NOTAUTH", async () => {
