@@ -177,6 +177,7 @@ function dnsServices(c: Common, system: SystemService) {
     axfrAllowed: parseAcl(config.dns.axfrAllow),
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
     tsigKeys: repos.tsigKeys,
+    updates: dns.updates,
   });
   system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
   const dnsRuntime = new DnsRuntime();

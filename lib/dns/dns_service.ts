@@ -32,6 +32,7 @@ import {
   type UpdateRecordInput,
 } from "./records.ts";
 import { TsigService } from "./tsig/tsig_service.ts";
+import { DnsUpdater } from "./update/dns_update.ts";
 import { exportZone } from "./zone_export.ts";
 import { type ImportResult, importZone } from "./zone_import.ts";
 import {
@@ -59,10 +60,13 @@ export type { CreateZoneInput, UpdateZoneInput, ZoneDetails, ZoneSummary } from 
 export class DnsService {
   /** TSIG keys (tsig/tsig_service.ts), over the same store, audit log and events. */
   readonly tsig: TsigService;
+  /** Dynamic updates (RFC 2136) for the DNS listener (update/dns_update.ts). */
+  readonly updates: DnsUpdater;
 
   constructor(private readonly ctx: DnsContext) {
     const { transactor, audit, events, clock } = ctx;
     this.tsig = new TsigService({ repo: ctx.tsigKeys, transactor, audit, events, clock });
+    this.updates = new DnsUpdater(ctx);
   }
 
   /** Every zone with its record count, by name. */

@@ -44,6 +44,8 @@ export interface RecordRepo {
   /** Every record of the zone but the SOA. */
   data(zone: string): RecordData[];
   get(zone: string, id: string): RecordRow | undefined;
+  /** The records at `name` (of `type` when given), by type and value. */
+  atName(zone: string, name: string, type?: string): RecordRow[];
   /** The types of the records at `name`, each once. */
   typesAt(zone: string, name: string): string[];
   /** True when the zone holds this record, apart from the record `exceptId`. */
@@ -160,6 +162,21 @@ export class SqliteRecordRepo implements RecordRepo {
       zone,
       id,
     );
+  }
+
+  atName(zone: string, name: string, type?: string): RecordRow[] {
+    return type === undefined
+      ? this.store.all<RecordRow>(
+        "SELECT * FROM dns_records WHERE zone = ? AND name = ? ORDER BY type, value",
+        zone,
+        name,
+      )
+      : this.store.all<RecordRow>(
+        "SELECT * FROM dns_records WHERE zone = ? AND name = ? AND type = ? ORDER BY value",
+        zone,
+        name,
+        type,
+      );
   }
 
   typesAt(zone: string, name: string): string[] {

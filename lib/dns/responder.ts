@@ -25,6 +25,8 @@ import { ZoneSigner } from "./dnssec/signer.ts";
 import { T_AXFR, T_IXFR, zoneTransfer } from "./zone_transfer.ts";
 import type { TsigKeyring } from "./tsig/sign.ts";
 import { keyAllows, tsigAnswer } from "./tsig/tsig_answer.ts";
+import type { UpdateHandler } from "./update/dns_update.ts";
+import { updateAnswer } from "./update/update_answer.ts";
 
 export interface ResponderOptions {
   /** Peers allowed to transfer zones (AXFR/IXFR); others get REFUSED. */
@@ -39,6 +41,8 @@ export interface ResponderOptions {
   signer?: ZoneSigner;
   /** TSIG keys (RFC 8945); without them a signed query gets NOTAUTH. */
   tsigKeys?: TsigKeyring;
+  /** Applies dynamic updates (RFC 2136); without it every update is REFUSED. */
+  updates?: UpdateHandler;
 }
 
 /**
@@ -143,10 +147,11 @@ export class DnsResponder {
     // No question to echo (QDCOUNT not 1, a bad or cut name): nothing is sent, as from Knot and
     // from NSD over TCP. Garbage earns no reply, so it cannot be reflected.
     if (!q) return null;
+    if (q.opcode === Opcode.update) {
+      return updateAnswer(msg, q, this.options.tsigKeys, this.options.updates, Date.now() / 1000);
+    }
     if (q.opcode !== Opcode.query) {
-      const rcode = q.opcode === Opcode.notify || q.opcode === Opcode.update
-        ? RCODE_REFUSED
-        : RCODE_NOTIMP;
+      const rcode = q.opcode === Opcode.notify ? RCODE_REFUSED : RCODE_NOTIMP;
       return [buildResponse(msg, q, rcode, false, null, {}, 512)];
     }
     if (!q.plain && !checkFullQuery(msg, q)) return [errorOnly(msg, RCODE_FORMERR)];

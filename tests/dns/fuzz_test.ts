@@ -3,7 +3,9 @@
  * and every reply must decode in full and be a response with a known rcode,
  * echoing one question unless it is FORMERR, and no handler exception may
  * be logged. Among the seeds are TSIG-signed queries (valid, with an unknown
- * key, with a clock far off), so mangled TSIG records reach the verifier.
+ * key, with a clock far off), so mangled TSIG records reach the verifier,
+ * and dynamic updates unsigned and signed (update_seeds.ts), so mangled
+ * prerequisite and update sections reach the update parser.
  * Seeded; a failure prints the seed to replay it.
  */
 import { Buffer } from "node:buffer";
@@ -13,6 +15,7 @@ import { createLogger } from "../../lib/log/log.ts";
 import { materialOf, signRequest } from "../../lib/dns/tsig/sign.ts";
 import { answerable, fuzzPacket, fuzzSeed, rng } from "./fuzz_mutations.ts";
 import { type DnsStack, startDnsStack } from "./stack.ts";
+import { updateSeeds } from "./update_seeds.ts";
 
 const TOTAL = 100_000;
 const WINDOW = 128;
@@ -66,20 +69,46 @@ function corpus(): Uint8Array[] {
 
 /** Queries signed with a key of the stack, with an unknown key, and at a time far off. */
 function signedSeeds(s: DnsStack, plain: Uint8Array[]): Uint8Array[] {
-  const key = materialOf(s.tsig.create("fuzz", { name: "fuzz-key", zones: ["fuzz.test"] }));
+  const key = materialOf(
+    s.tsig.create("fuzz", {
+      name: "fuzz-key",
+      zones: ["fuzz.test"],
+      permissions: ["transfer", "update"],
+    }),
+  );
   const unknown = { ...key, name: "no-such-key" };
   const now = Date.now() / 1000;
-  return plain.slice(0, 4).concat(plain.filter((m) => m[m.length - 3] === 252)).flatMap((m) => [
+  // Dynamic updates, unsigned (REFUSED) and signed: mangled sections reach the update parser.
+  const updates = updateSeeds("fuzz.test").flatMap((m) => [
+    m,
     signRequest(m, key, now).bytes,
-    signRequest(m, { ...key, algorithm: "hmac-sha1" }, now).bytes,
+    signRequest(m, key, now).bytes,
     signRequest(m, unknown, now).bytes,
-    signRequest(m, key, now - 3600).bytes,
   ]);
+  return updates.concat(plain.slice(0, 4)).concat(plain.filter((m) => m[m.length - 3] === 252))
+    .flatMap((m) => [
+      signRequest(m, key, now).bytes,
+      signRequest(m, { ...key, algorithm: "hmac-sha1" }, now).bytes,
+      signRequest(m, unknown, now).bytes,
+      signRequest(m, key, now - 3600).bytes,
+    ]);
 }
 
 let signedReplies = 0;
 
-const RCODES = new Set(["NOERROR", "FORMERR", "NXDOMAIN", "NOTIMP", "REFUSED", "NOTAUTH"]);
+const RCODES = new Set([
+  "NOERROR",
+  "FORMERR",
+  "NXDOMAIN",
+  "NOTIMP",
+  "REFUSED",
+  "NOTAUTH",
+  // Dynamic updates' (RFC 2136 §2.2).
+  "YXDOMAIN",
+  "YXRRSET",
+  "NXRRSET",
+  "NOTZONE",
+]);
 
 const seen = new Map<string, number>();
 
@@ -185,7 +214,8 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   assertEquals(logged.filter((l) => l.includes("handler failed")), [], `seed ${seed}`);
   console.log(`fuzz: rcodes ${JSON.stringify(Object.fromEntries(seen))}`);
   assert(signedReplies > 0, "no reply carried a TSIG record");
-  for (const rcode of ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP", "NOTAUTH"]) {
+  const all = ["NOERROR", "NXDOMAIN", "FORMERR", "REFUSED", "NOTIMP", "NOTAUTH"];
+  for (const rcode of [...all, "YXRRSET", "NXRRSET", "NOTZONE"]) {
     assert((seen.get(rcode) ?? 0) > 0, `no ${rcode} among the replies`);
   }
   // Every packet with a readable question is answered; the rest (no question to echo) are not.

@@ -66,6 +66,7 @@ export async function startDnsStack(
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
     rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
     tsigKeys: repos.tsigKeys,
+    updates: service.updates,
   });
   const tsig = service.tsig;
   const listener = startDnsListener(
