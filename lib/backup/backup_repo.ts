@@ -43,6 +43,25 @@ function tablesOf(db: DatabaseSync, schema = "main"): string[] {
   return rows.map((r) => r.name);
 }
 
+/**
+ * Tables that triggers write into (e.g. the IXFR journal's pending changes, written by the
+ * triggers on dns_records): deleting and copying the other tables fires those triggers, so a
+ * restore copies these again once the others are in, to end with exactly the backup's rows.
+ */
+function triggerTargets(db: DatabaseSync): Set<string> {
+  const rows = db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'trigger'").all() as {
+    sql: string;
+  }[];
+  const out = new Set<string>();
+  const write = /\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|DELETE\s+FROM|UPDATE)\s+"?(\w+)"?/gi;
+  for (const { sql } of rows) {
+    // The body only: the head names the table the trigger watches ("AFTER UPDATE ON t").
+    const body = sql.slice(sql.search(/\bBEGIN\b/i));
+    for (const m of body.matchAll(write)) out.add(m[1]);
+  }
+  return out;
+}
+
 /** SQLite identifiers come from the schema itself; quoting keeps odd names whole. */
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -97,6 +116,11 @@ export class SqliteBackupRepo implements BackupRepo {
         const tables = tablesOf(db).filter((t) => !KEPT_ON_RESTORE.includes(t));
         for (const t of tables) db.exec(`DELETE FROM main.${quote(t)}`);
         for (const t of tables) this.#copy(db, t);
+        const written = triggerTargets(db);
+        for (const t of tables.filter((t) => written.has(t))) {
+          db.exec(`DELETE FROM main.${quote(t)}`);
+          this.#copy(db, t);
+        }
         this.#copySequences(db);
       });
     } finally {
