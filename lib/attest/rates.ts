@@ -8,6 +8,7 @@
 import { type Clock, isoTime } from "../clock.ts";
 import type { EventBus, EventMap } from "../events/bus.ts";
 import type { AttestService } from "./attest.ts";
+import { backgroundTick } from "../background_tick.ts";
 
 export type AttestSnapshot = EventMap["AttestStats"];
 
@@ -91,14 +92,7 @@ export class AttestRates {
     this.#mark = this.#read();
     // What the figures are now counts as sent: a server that stays idle sends nothing.
     this.#lastEmitted = figuresKey(this.snapshot());
-    this.#timer = setInterval(() => {
-      try {
-        this.tick();
-      } catch {
-        // A failed read (store closing) skips one window; the next tick retries.
-      }
-    }, this.intervalMs);
-    Deno.unrefTimer(this.#timer);
+    this.#timer = backgroundTick(() => this.tick(), this.intervalMs);
   }
 
   stop(): void {

@@ -7,31 +7,17 @@
  * the rows go with their session and the path hashes with age.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { AttestClient, humanPath, type Transport } from "../../lib/attest/client.ts";
+import { AttestClient, humanPath } from "../../lib/attest/client.ts";
 import type { EntropyEvent } from "../../lib/attest/canonical.ts";
 import { loadCore } from "../../lib/attest/core.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startAttestRig } from "../helpers/attest_server.ts";
 import { rawRow } from "../helpers/raw_sql.ts";
+import { siteTransport } from "../helpers/site_tokens.ts";
 
 const SHOP = "https://shop.example";
 /** Within the default 12–25 s window, spread like the client's uniform jitter. */
 const JITTERED = [13_100, 22_700, 17_400, 24_100, 12_800, 19_900];
-
-function siteTransport(base: string, siteKey: string | null, origin: string): Transport {
-  return {
-    async post(path, body) {
-      const q = path === "/init" && siteKey ? `?site_key=${siteKey}` : "";
-      const res = await fetch(`${base}${path}${q}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: origin },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`POST ${path} answered ${res.status}`);
-      return await res.json();
-    },
-  };
-}
 
 Deno.test("a site's sessions get signals: a human-like session none flagged, a replay of its paths on a fixed period flagged replay and timing_regular; a session of no site none", async () => {
   await using rig = await startAttestRig();

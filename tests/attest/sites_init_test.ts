@@ -6,12 +6,13 @@
  * site was registered see it on their next request.
  */
 import { assertEquals, assertStringIncludes } from "../assert.ts";
-import { AttestClient, type Transport } from "../../lib/attest/client.ts";
+import { AttestClient } from "../../lib/attest/client.ts";
 import { loadCore } from "../../lib/attest/core.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startAttestRig } from "../helpers/attest_server.ts";
 import { rawRow } from "../helpers/raw_sql.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
+import { siteTransport } from "../helpers/site_tokens.ts";
 
 const KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"; // RFC 8032 test 1
 const SHOP = "https://shop.example";
@@ -38,22 +39,6 @@ async function init(base: string, siteKey: string | null, origin: string | null)
 function metric(text: string, line: string): number | undefined {
   const hit = text.split("\n").find((l) => l.startsWith(line + " "));
   return hit === undefined ? undefined : Number(hit.slice(line.length + 1));
-}
-
-/** A client whose /init carries the site key and whose requests carry the page's Origin. */
-function siteTransport(base: string, siteKey: string, origin: string): Transport {
-  return {
-    async post(path, body) {
-      const q = path === "/init" ? `?site_key=${siteKey}` : "";
-      const res = await fetch(`${base}${path}${q}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: origin },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`POST ${path} answered ${res.status}`);
-      return await res.json();
-    },
-  };
 }
 
 Deno.test("POST /init?site_key= answers 400 for an unknown key, 403 (counted) for an Origin not the site's, and a session with the site's id from its origin", async () => {

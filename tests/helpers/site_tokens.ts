@@ -31,11 +31,14 @@ export async function addSite(
   return r.body as TestSite;
 }
 
-/** A transport whose /init carries `?site_key=` and whose requests carry `Origin`. */
-export function siteTransport(base: string, siteKey: string, origin: string): Transport {
+/**
+ * A transport whose /init carries `?site_key=` (none when `siteKey` is null) and whose
+ * requests carry `Origin`.
+ */
+export function siteTransport(base: string, siteKey: string | null, origin: string): Transport {
   return {
     async post(path, body) {
-      const q = path === "/init" ? `?site_key=${siteKey}` : "";
+      const q = path === "/init" && siteKey ? `?site_key=${siteKey}` : "";
       const res = await fetch(`${base}${path}${q}`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: origin },

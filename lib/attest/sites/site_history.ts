@@ -12,6 +12,7 @@
 import { type Clock, isoTime } from "../../clock.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { SiteFiguresAll } from "./site_service.ts";
+import { backgroundTick } from "../../background_tick.ts";
 
 export const SITE_SERIES = [
   "sessions",
@@ -145,14 +146,7 @@ export class SiteHistory {
   start(): void {
     if (this.#timer !== undefined) return;
     this.tick();
-    this.#timer = setInterval(() => {
-      try {
-        this.tick();
-      } catch {
-        // A failed read (store closing) skips one tick; the next retries.
-      }
-    }, this.intervalMs);
-    Deno.unrefTimer(this.#timer);
+    this.#timer = backgroundTick(() => this.tick(), this.intervalMs);
   }
 
   stop(): void {
