@@ -100,7 +100,7 @@ async function copyTable(
 ): Promise<number> {
   const perBatch = Math.max(1, Math.min(batchRows, Math.floor(MAX_PARAMS / table.columns.length)));
   const cols = table.columns.map((c) => `"${c.replaceAll('"', '""')}"`).join(", ");
-  const stmt = db.prepare(`SELECT ${cols} FROM "${table.name}" ORDER BY rowid`);
+  const stmt = db.prepare(`SELECT ${cols} FROM "${table.name}"`);
   let batch: Record<string, postgres.ParameterOrJSON<never>>[] = [];
   let copied = 0;
   const flush = async () => {
