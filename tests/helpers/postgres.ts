@@ -58,10 +58,9 @@ function hasTool(dir: string, tool: string): boolean {
  * (or throws when PALISADE_REQUIRE_SYSTEM_TESTS=1).
  */
 export function havePostgres(testName: string): boolean {
-  const bin = pgBinDir();
-  const tools = bin ? [] : ["initdb", "pg_ctl"];
-  if (bin && isRoot()) tools.push("runuser");
-  return haveSystem(testName, tools.length ? tools : ["sh"]);
+  // "postgresql" is the Debian package that brings the server binaries.
+  if (!pgBinDir()) return haveSystem(testName, ["postgresql"]);
+  return haveSystem(testName, isRoot() ? ["runuser"] : []);
 }
 
 /** Runs a PostgreSQL binary as the `postgres` user when we are root, as ourselves otherwise. */

@@ -30,6 +30,11 @@ Deno.test("a migrated PostgreSQL database has the tables and columns of a migrat
     // Same tables, and per table the same columns in the same order.
     assertEquals(columnsOf(pgSide), columnsOf(sqliteSide));
     assert(sqliteSide.length >= 24, "the tables of SQLite migrations 1-17 are all there");
+    // Text sorts by code point, as SQLite's BINARY does, whatever the database's locale.
+    const collations = await store.sql<{ c: string }[]>`
+      SELECT DISTINCT coalesce(collation_name, 'default') AS c FROM information_schema.columns
+       WHERE table_schema = current_schema() AND data_type = 'text' AND table_name <> 'schema_migrations'`;
+    assertEquals(collations.map((r) => r.c), ["C"]);
   } finally {
     await store.close();
   }
