@@ -8,7 +8,8 @@
 import { DomainError } from "../lib/errors.ts";
 import { copySqliteToPg } from "../lib/store/pg/copy.ts";
 
-const USAGE = "usage: deno task db:copy --from <sqlite path> --to <postgres url> [--force]";
+const USAGE =
+  "usage: deno task db:copy --from <sqlite path> [--to <postgres url>, default PALISADE_DATABASE_URL] [--force]";
 
 function parseArgs(args: string[]): { from: string; to: string; force: boolean } | null {
   const out: Record<string, string> = {};
@@ -22,7 +23,9 @@ function parseArgs(args: string[]): { from: string; to: string; force: boolean }
       out[flag.slice(2)] = value;
     } else return null;
   }
-  return out.from && out.to ? { from: out.from, to: out.to, force } : null;
+  // `deno task` echoes its command line: a URL with a password is better passed in the environment.
+  const to = out.to ?? Deno.env.get("PALISADE_DATABASE_URL");
+  return out.from && to ? { from: out.from, to, force } : null;
 }
 
 async function main(): Promise<number> {
