@@ -27,6 +27,14 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  if (config.database.url !== null) {
+    // Refused rather than ignored: an operator who set it must not end up on a
+    // local SQLite file while the other instances share PostgreSQL.
+    console.error(
+      "palisade: PostgreSQL store: the repositories are not ported yet (issue 27); unset PALISADE_DATABASE_URL to use the embedded SQLite store",
+    );
+    return 2;
+  }
   const log = createLogger(config.logLevel);
   const dbPath = `${config.dataDir}/palisade.db`;
   let store: Store;

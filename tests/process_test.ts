@@ -2,9 +2,10 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
-function palisade(env: Record<string, string>, args: string[] = []) {
+function palisade(env: Record<string, string>, args: string[] = [], signal?: AbortSignal) {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", MAIN, ...args],
+    signal,
     env: { ...env, NO_COLOR: "1" },
     clearEnv: false,
     stdout: "piped",
@@ -88,4 +89,46 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+const FREE_LISTENERS = {
+  PALISADE_ADMIN_LISTEN: "127.0.0.1:0",
+  PALISADE_ATTEST_LISTEN: "127.0.0.1:0",
+  PALISADE_DNS_API_LISTEN: "127.0.0.1:0",
+  PALISADE_DNS_LISTEN: "127.0.0.1:0",
+  PALISADE_HOST_DRIVER: "none",
+};
+
+Deno.test("main.ts refuses to start with PALISADE_DATABASE_URL rather than using SQLite, and creates no store file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "palisade-main-pg-" });
+  try {
+    for (
+      const [env, args] of [
+        [{ PALISADE_DATABASE_URL: "postgres://palisade:hunter2-secret@127.0.0.1:1/palisade" }, []],
+        [{}, ["--database-url", "postgresql://127.0.0.1/palisade"]],
+      ] as [Record<string, string>, string[]][]
+    ) {
+      // Listeners on free ports and a bounded run: a server that starts anyway is killed, not awaited.
+      const out = await palisade(
+        { PALISADE_DATA: `${dir}/data`, ...FREE_LISTENERS, ...env },
+        args,
+        AbortSignal.timeout(20_000),
+      ).output();
+      const stderr = new TextDecoder().decode(out.stderr).trim();
+      assert(out.code !== 0, `exit code with ${JSON.stringify(env)} ${args}`);
+      assertMatch(stderr, /PostgreSQL store: the repositories are not ported yet \(issue 27\)/);
+      assert(!stderr.includes("hunter2-secret"), "the URL's password is not printed");
+      assertEquals(await Deno.stat(`${dir}/data`).then(() => true, () => false), false);
+    }
+    const bad = await palisade({
+      PALISADE_DATA: `${dir}/data`,
+      PALISADE_DATABASE_URL: "mysql://u:pw-secret@h/db",
+    }).output();
+    const badErr = new TextDecoder().decode(bad.stderr);
+    assertEquals(bad.code, 2);
+    assertMatch(badErr, /PALISADE_DATABASE_URL: expected a postgres:\/\/ or postgresql:\/\/ URL/);
+    assert(!badErr.includes("pw-secret"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -34,6 +34,7 @@ function crossCheck(c: Config): void {
 function defaults(): Config {
   return {
     dataDir: "./data",
+    database: { url: null, poolSize: 10, statementTimeoutMs: 5000 },
     backupKeep: 0,
     adminListen: { hostname: "127.0.0.1", port: 8000 },
     attestListen: { hostname: "0.0.0.0", port: 8080 },

@@ -7,6 +7,7 @@ import { parseAcl } from "../dns/acl.ts";
 import { parseNotifyTargets } from "../dns/notify.ts";
 import { ConfigError } from "../errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../log/log.ts";
+import { DATABASE_OPTIONS } from "./database_options.ts";
 import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import { LOGIN_OPTIONS } from "./login_options.ts";
 import { NET_OPTIONS } from "./net_options.ts";
@@ -27,6 +28,7 @@ export const OPTIONS: Option[] = [
       c.dataDir = v;
     },
   },
+  ...DATABASE_OPTIONS,
   integerOption(
     "PALISADE_BACKUP_KEEP",
     0,

@@ -52,8 +52,17 @@ export interface DnsRrlSettings {
   ipv6Prefix: number;
 }
 
+/** The shared PostgreSQL store (docs/scaling.md); `url` null: the embedded SQLite file. */
+export interface DatabaseSettings {
+  /** May hold a password: never logged. */
+  url: string | null;
+  poolSize: number;
+  statementTimeoutMs: number;
+}
+
 export interface Config {
   dataDir: string;
+  database: DatabaseSettings;
   /** Backups kept after a create; 0 keeps all (PALISADE_BACKUP_KEEP). */
   backupKeep: number;
   adminListen: ListenAddress;

@@ -3,7 +3,8 @@
  * repository wrote beyond what it exposes, or that change a row by hand as
  * an operator might. Table and column names are the test's own literals.
  */
-import type { SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { Sql as PgSql } from "../../lib/store/pg/pg_store.ts";
 import type { Store } from "../../lib/store/store.ts";
 
 function whereOf(where: Record<string, SQLInputValue>): { sql: string; params: SQLInputValue[] } {
@@ -65,4 +66,39 @@ export function rawRows<T>(
     `SELECT ${columns.join(", ")} FROM ${table}${w.sql} ORDER BY ${order}`,
     ...w.params,
   );
+}
+
+/** Every row of every table, as sorted JSON lines per table: what a copy must preserve. */
+export function rawDump(db: DatabaseSync, tables: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const t of tables) {
+    out[t] = normalized(db.prepare(`SELECT * FROM "${t}"`).all() as Record<string, unknown>[]);
+  }
+  return out;
+}
+
+/** `rawDump` of a PostgreSQL database, through a postgres.js connection. */
+export async function rawPgDump(sql: PgSql, tables: string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const t of tables) {
+    out[t] = normalized(await sql<Record<string, unknown>[]>`SELECT * FROM ${sql(t)}`);
+  }
+  return out;
+}
+
+/** Rows as JSON with sorted keys and blobs in hex, sorted: equal on both engines when equal in value. */
+function normalized(rows: Iterable<Record<string, unknown>>): string[] {
+  const line = (r: Record<string, unknown>) =>
+    JSON.stringify(
+      Object.keys(r).sort().map((k) => {
+        const v = r[k];
+        return [
+          k,
+          v instanceof Uint8Array
+            ? `hex:${Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("")}`
+            : v,
+        ];
+      }),
+    );
+  return [...rows].map(line).sort();
 }

@@ -1,0 +1,17 @@
+/**
+ * Every PostgreSQL schema migration, in version order, recorded in
+ * `schema_migrations` (lib/store/pg/pg_store.ts). Version 1 is the baseline
+ * equal to SQLite migrations 1-17; a later SQLite migration gets its
+ * PostgreSQL twin here, so both engines keep the same tables and columns
+ * (tests/store/pg_schema_test.ts compares them).
+ */
+import { baseline } from "./0001_baseline.ts";
+
+/** One schema step. `version` values are unique and applied in ascending order. */
+export interface PgMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const pgMigrations: PgMigration[] = [baseline];
