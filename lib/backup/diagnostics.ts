@@ -30,14 +30,19 @@ export async function backupDiagnostics(
     ? check(
       "last_backup",
       "warn",
-      `The newest backup is ${Math.floor((now - newest) / 86_400_000)} days old`,
+      `The newest backup is ${plural(Math.floor((now - newest) / 86_400_000), "day")} old`,
       details,
     )
     : check(
       "last_backup",
       "ok",
-      `The newest backup is ${Math.round((now - newest) / 60_000)} minutes old`,
+      `The newest backup is ${plural(Math.round((now - newest) / 60_000), "minute")} old`,
       details,
     );
   return { subsystem: "backups", status: c.status, checks: [c] };
+}
+
+/** "1 minute", "5 minutes". */
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }
