@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import { type DnsApi, dnsApi } from "../helpers/dns_api.ts";
 import { startTestServer } from "../helpers/test_server.ts";
+import { timedRead } from "../helpers/timed_read.ts";
 
 type Reply = Awaited<ReturnType<DnsApi["get"]>>;
 
@@ -59,17 +60,15 @@ interface Walk {
   firstTotal: number;
 }
 
-/** Follows next_cursor from the first page to the last, timing each request. */
+/** Follows next_cursor from the first page to the last, timing each request (timedRead). */
 async function walk(api: DnsApi, query: string, onPage?: () => Promise<void>): Promise<Walk> {
   const out: Walk = { ids: [], pages: 0, slowest: 0, firstTotal: -1 };
   let cursor: string | null = null;
   // Bounded: twice the pages the seeded records need, plus room for the inserts.
   for (let n = 0; n < 2 * (SEEDED / PAGE) + 10; n++) {
-    const path = `/zones/${ZONE}/records?${query}limit=${PAGE}` +
+    const path: string = `/zones/${ZONE}/records?${query}limit=${PAGE}` +
       (cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`);
-    const started = performance.now();
-    const res = await api.get(path);
-    const took = performance.now() - started;
+    const { result: res, ms: took } = await timedRead(() => api.get(path), PAGE_BUDGET_MS);
     assertEquals(res.status, 200, JSON.stringify(res.body));
     out.slowest = Math.max(out.slowest, took);
     if (out.firstTotal < 0) out.firstTotal = pageOf(res).total;

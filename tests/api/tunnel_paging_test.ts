@@ -10,6 +10,7 @@ import { rawRows } from "../helpers/raw_sql.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
+import { timedRead } from "../helpers/timed_read.ts";
 
 const SEEDED = 3000;
 const PAGE = 500;
@@ -22,7 +23,7 @@ interface Walk {
   firstTotal: number;
 }
 
-/** Follows next_cursor from the first page of `path` to the last, timing each request. */
+/** Follows next_cursor from the first page of `path` to the last, timing each request (timedRead). */
 async function walk(
   api: ApiClient,
   path: string,
@@ -33,11 +34,9 @@ async function walk(
   let cursor: string | null = null;
   // Bounded: twice the pages the seeded items need, plus room for the inserts.
   for (let n = 0; n < 2 * (SEEDED / PAGE) + 10; n++) {
-    const url = `${path}${path.includes("?") ? "&" : "?"}limit=${PAGE}` +
+    const url: string = `${path}${path.includes("?") ? "&" : "?"}limit=${PAGE}` +
       (cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`);
-    const started = performance.now();
-    const res = await api.get(url);
-    const took = performance.now() - started;
+    const { result: res, ms: took } = await timedRead(() => api.get(url), PAGE_BUDGET_MS);
     assertEquals(res.status, 200, JSON.stringify(res.body).slice(0, 300));
     out.slowest = Math.max(out.slowest, took);
     if (out.firstTotal < 0) out.firstTotal = res.body.total;
