@@ -132,7 +132,7 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   let page = await getPage(t, `/peers/${id}/config`, cookie);
   assertEquals(page.status, 422);
   assertStringIncludes(page.html, "no server endpoint");
-  t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
+  await t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
   const conf = await fetch(`${t.admin}/peers/${id}/config`, { headers: { cookie } });
   assertEquals(conf.status, 200);
   assertEquals(conf.headers.get("content-disposition"), 'attachment; filename="alice.conf"');
