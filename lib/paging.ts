@@ -135,6 +135,34 @@ export function paginate<T>(
   pager: Pager<T>,
   prefix = "",
 ): { items: T[] } & PageInfo {
+  const w = windowOf(req, pager, prefix);
+  return pageOf(req, pager, w, pager.rows(w), () => pager.count());
+}
+
+/** A `Pager` whose queries are asynchronous (a repository ported to both engines). */
+export interface AsyncPager<T> extends Omit<Pager<T>, "rows" | "count"> {
+  rows(window: PageWindow): Promise<T[]>;
+  count(): Promise<number>;
+}
+
+/** `paginate()` over an `AsyncPager`: the same pages, cursors and errors. */
+export async function paginateAsync<T>(
+  req: PageRequest,
+  pager: AsyncPager<T>,
+  prefix = "",
+): Promise<{ items: T[] } & PageInfo> {
+  const w = windowOf(req, pager, prefix);
+  const rows = await pager.rows(w);
+  const total = needsCount(req, w) ? await pager.count() : rows.length;
+  return pageOf(req, pager, w, rows, () => total);
+}
+
+/** The window `req` asks for, one row past the page (it tells whether another page follows). */
+function windowOf(
+  req: PageRequest,
+  pager: Pick<Pager<unknown>, "kind" | "shape">,
+  prefix: string,
+): PageWindow {
   const field = `${prefix}cursor`;
   // An empty cursor is the first page, as if none were given.
   const cursor = req.cursor === "" ? undefined : req.cursor;
@@ -144,19 +172,28 @@ export function paginate<T>(
   const after = cursor === undefined
     ? undefined
     : decodeCursor(pager.kind, cursor, pager.shape, field);
-  const offset = req.offset ?? 0;
-  // One row past the page tells whether another page follows.
-  const rows = pager.rows({
+  return {
     after,
-    offset,
+    offset: req.offset ?? 0,
     limit: req.limit === undefined ? undefined : req.limit + 1,
-  });
+  };
+}
+
+/** Without paging the listing is its own total: no second query. */
+function needsCount(req: PageRequest, w: PageWindow): boolean {
+  return !(req.limit === undefined && w.offset === 0 && w.after === undefined);
+}
+
+function pageOf<T>(
+  req: PageRequest,
+  pager: Pick<Pager<T>, "kind" | "keyOf">,
+  w: PageWindow,
+  rows: T[],
+  count: () => number,
+): { items: T[] } & PageInfo {
   const more = req.limit !== undefined && rows.length > req.limit;
   const items = more ? rows.slice(0, req.limit) : rows;
-  // Without paging the listing is its own total: no second query.
-  const total = req.limit === undefined && offset === 0 && after === undefined
-    ? items.length
-    : pager.count();
+  const total = needsCount(req, w) ? count() : items.length;
   const next_cursor = more ? encodeCursor(pager.kind, pager.keyOf(items[items.length - 1])) : null;
   return { items, total, next_cursor };
 }

@@ -36,7 +36,7 @@ import { command } from "./host/command.ts";
 import type { HostDriver } from "./host/driver.ts";
 import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
-import { SettingsService } from "./settings/settings.ts";
+import { endpointOf, SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
@@ -44,6 +44,8 @@ import { databaseDiagnostics, Diagnostics, type DiagnosticsProbe } from "./syste
 import { SystemService } from "./system/system.ts";
 import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
+import type { ServerEndpointSource } from "./tunnel/context.ts";
+import { SqliteAsync } from "./store/sqlite_async.ts";
 import { VERSION } from "./version.ts";
 
 export interface Services {
@@ -189,7 +191,7 @@ function dnsServices(c: Common, system: SystemService) {
 function tunnelServices(
   c: Common,
   system: SystemService,
-  settings: SettingsService,
+  serverEndpoint: ServerEndpointSource,
   driver?: HostDriver,
 ): Tunnels {
   const { config, log } = c;
@@ -209,7 +211,7 @@ function tunnelServices(
     logger: log,
     driver: host,
     clock: c.clock,
-    serverEndpoint: () => settings.serverEndpoint(),
+    serverEndpoint,
     pollMs: config.host.pollMs,
     autoReconcile: config.host.autoReconcile,
     defaultInterface: config.host.defaultInterface,
@@ -229,12 +231,16 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const audit = new AuditLog(new SqliteAuditRepo(store), store, events, clock);
   const common: Common = { config, store, log, clock, events, audit };
   const { users, sessions, auth, dnsAuth, jwt } = authServices(common);
-  const settings = new SettingsService(new SqliteSettingsRepo(store), store, audit, events, clock);
+  const settingsDb = SqliteAsync.of(store);
+  const settingsRepo = new SqliteSettingsRepo(settingsDb);
+  const settings = new SettingsService(settingsRepo, settingsDb, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
-  const tunnels = tunnelServices(common, system, settings, opts.driver);
+  // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
+  const serverEndpoint = () => endpointOf((key) => settingsRepo.valueNow(key));
+  const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = backupService(common, { attest, index, jwt, tunnels });
   const diagnostics = diagnosticsOf(common, {
     tunnels,

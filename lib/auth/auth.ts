@@ -4,7 +4,7 @@
  */
 import type { AuditLog } from "../audit/audit.ts";
 import { UnauthorizedError, UnprocessableError } from "../errors.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { LoginLimiter } from "./login_limiter.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionService } from "./sessions.ts";
@@ -30,7 +30,7 @@ export interface Authenticated {
 
 export class AuthService {
   constructor(
-    private readonly transactor: Transactor,
+    private readonly transactor: AsyncTransactor,
     private readonly users: UserService,
     readonly sessions: SessionService,
     readonly tokens: TokenService,
@@ -48,7 +48,7 @@ export class AuthService {
     const release = this.limiter.begin(username, client.address);
     try {
       await this.limiter.slowDown(username);
-      const creds = this.users.credentials(username);
+      const creds = await this.users.credentials(username);
       const ok = creds
         ? await verifyPassword(password, creds.passwordHash)
         : await verifyAgainstDummy(password);
@@ -66,9 +66,9 @@ export class AuthService {
         });
         throw new UnauthorizedError("Invalid username or password");
       }
-      this.transactor.tx(() => {
+      await this.transactor.tx(async () => {
         this.limiter.succeed(username, client.address);
-        this.users.touchLogin(creds.user.id);
+        await this.users.touchLogin(creds.user.id);
         this.audit.record({
           actor: creds.user.username,
           event_type: "auth.login",
@@ -77,7 +77,7 @@ export class AuthService {
           resource_id: creds.user.id,
         });
       });
-      return this.users.get(creds.user.id);
+      return await this.users.get(creds.user.id);
     } finally {
       release();
     }
@@ -95,9 +95,10 @@ export class AuthService {
   }
 
   /** Ends one cookie session. */
-  logout(auth: Authenticated): void {
+  async logout(auth: Authenticated): Promise<void> {
     if (!auth.sessionId) return;
-    this.transactor.tx(() => {
+    // Sessions and the audit log are not ported yet: their calls are synchronous.
+    await this.transactor.tx(() => {
       this.sessions.end(auth.sessionId!);
       this.audit.record({
         actor: auth.user.username,
@@ -106,6 +107,7 @@ export class AuthService {
         resource_type: "user",
         resource_id: auth.user.id,
       });
+      return Promise.resolve();
     });
   }
 
@@ -123,7 +125,7 @@ export class AuthService {
     const key = `password-change:${user.id}`;
     const release = this.limiter.begin(key, client.address);
     try {
-      const creds = this.users.credentials(user.username);
+      const creds = await this.users.credentials(user.username);
       if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
         this.limiter.fail(key, client.address);
         throw new UnprocessableError("Current password is incorrect", "current_password");
@@ -140,8 +142,8 @@ export class AuthService {
     }
     const hash = await hashPassword(next);
     let ended = 0;
-    this.transactor.tx(() => {
-      this.users.setPasswordHash(user.id, hash);
+    await this.transactor.tx(async () => {
+      await this.users.setPasswordHash(user.id, hash);
       ended = this.sessions.endAllForUser(user.id);
       this.audit.record({
         actor: user.username,

@@ -5,6 +5,7 @@
 import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
+import { SqliteAsync } from "../store/sqlite_async.ts";
 import type { Store } from "../store/store.ts";
 import { SqliteMetaRepo } from "../system/meta_repo.ts";
 import { AuthService } from "./auth.ts";
@@ -31,12 +32,13 @@ export interface AuthDeps {
  * one login never makes the other wait.
  */
 export function authServices({ config, store, clock, audit }: AuthDeps) {
-  const users = new UserService(new SqliteUserRepo(store), store, audit, clock);
+  const db = SqliteAsync.of(store);
+  const users = new UserService(new SqliteUserRepo(db), db, audit, clock);
   const sessions = new SessionService(new SqliteSessionRepo(store), clock);
   const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
-      store,
+      db,
       users,
       sessions,
       tokens,

@@ -34,7 +34,7 @@ export class JwtService {
 
   /** Issues a token for `user`; `expires_at` is ISO 8601 UTC. */
   async issue(user: AuthUser): Promise<{ token: string; expires_at: string }> {
-    const creds = this.users.byId(user.id);
+    const creds = await this.users.byId(user.id);
     if (!creds) throw new UnauthorizedError("Invalid username or password");
     const iat = Math.floor(this.clock.now() / 1000);
     const exp = iat + this.ttlSeconds;
@@ -59,7 +59,7 @@ export class JwtService {
         audience: AUDIENCE,
         currentDate: new Date(this.clock.now()),
       });
-      const creds = payload.sub ? this.users.byId(payload.sub) : undefined;
+      const creds = payload.sub ? await this.users.byId(payload.sub) : undefined;
       if (!creds || payload.ep !== creds.authEpoch) {
         throw new UnauthorizedError("Token is no longer valid");
       }

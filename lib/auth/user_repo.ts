@@ -1,9 +1,11 @@
 /**
  * The `users` table. Usernames are unique in any letter case (the column is
  * `COLLATE NOCASE`), which `insert()` checks before it writes so that the
- * conflict names its field.
+ * conflict names its field. Ported to both engines (docs/architecture.md,
+ * "Repositories"): the PostgreSQL twin is `pg_user_repo.ts`.
  */
 import { ConflictError } from "../errors.ts";
+import type { SqliteAsync } from "../store/sqlite_async.ts";
 import { isUniqueViolation, type Store } from "../store/store.ts";
 import type { PageWindow } from "../paging.ts";
 import type { Role } from "./roles.ts";
@@ -33,21 +35,25 @@ export interface NewUserRecord {
 
 export interface UserRepo {
   /** Adds a user; ConflictError (field `username`) when the name is taken in any letter case. */
-  insert(user: NewUserRecord): void;
-  byId(id: string): UserRecord | undefined;
+  insert(user: NewUserRecord): Promise<void>;
+  byId(id: string): Promise<UserRecord | undefined>;
   /** The user of `username` in any letter case. */
-  byUsername(username: string): UserRecord | undefined;
-  /** The users of `window` (default: all), oldest first, then by name; keyset key [created_at, username]. */
-  list(window?: PageWindow): UserRecord[];
-  count(): number;
-  countWithRole(role: Role): number;
-  setLastLogin(id: string, at: number): void;
+  byUsername(username: string): Promise<UserRecord | undefined>;
+  /**
+   * The users of `window` (default: all), oldest first, then by name in any
+   * letter case (ASCII folded); keyset key [created_at, username].
+   */
+  list(window?: PageWindow): Promise<UserRecord[]>;
+  count(): Promise<number>;
+  countWithRole(role: Role): Promise<number>;
+  setLastLogin(id: string, at: number): Promise<void>;
   /** Stores a new hash and bumps the auth epoch; false when the user does not exist. */
-  setPasswordHash(id: string, hash: string, at: number): boolean;
-  setRole(id: string, role: Role, at: number): void;
+  setPasswordHash(id: string, hash: string, at: number): Promise<boolean>;
+  setRole(id: string, role: Role, at: number): Promise<void>;
 }
 
-interface UserRow {
+/** A row as both engines return it. */
+export interface UserRow {
   id: string;
   username: string;
   email: string;
@@ -58,9 +64,10 @@ interface UserRow {
   last_login: number | null;
 }
 
-const COLUMNS = "id, username, email, password_hash, role, auth_epoch, created_at, last_login";
+export const COLUMNS =
+  "id, username, email, password_hash, role, auth_epoch, created_at, last_login";
 
-const toRecord = (r: UserRow): UserRecord => ({
+export const toRecord = (r: UserRow): UserRecord => ({
   id: r.id,
   username: r.username,
   email: r.email,
@@ -71,83 +78,98 @@ const toRecord = (r: UserRow): UserRecord => ({
   lastLogin: r.last_login,
 });
 
-const taken = (username: string) =>
+/** The conflict of a taken username, the same on both engines. */
+export const taken = (username: string) =>
   new ConflictError(`User "${username}" already exists`, {
     field: "username",
     code: "duplicate_username",
   });
 
 export class SqliteUserRepo implements UserRepo {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: SqliteAsync) {}
 
-  insert(u: NewUserRecord): void {
-    if (this.byUsername(u.username)) throw taken(u.username);
-    try {
-      this.store.run(
-        "INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        u.id,
-        u.username,
-        u.email,
-        u.passwordHash,
-        u.role,
-        u.createdAt,
-        u.createdAt,
-      );
-    } catch (err) {
-      // Another process sharing the file may have added the name since the check.
-      if (isUniqueViolation(err)) throw taken(u.username);
-      throw err;
-    }
+  insert(u: NewUserRecord): Promise<void> {
+    return this.db.run((store) => {
+      if (byUsername(store, u.username)) throw taken(u.username);
+      try {
+        store.run(
+          "INSERT INTO users (id, username, email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          u.id,
+          u.username,
+          u.email,
+          u.passwordHash,
+          u.role,
+          u.createdAt,
+          u.createdAt,
+        );
+      } catch (err) {
+        // Another process sharing the file may have added the name since the check.
+        if (isUniqueViolation(err)) throw taken(u.username);
+        throw err;
+      }
+    });
   }
 
-  byId(id: string): UserRecord | undefined {
-    const row = this.store.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, id);
-    return row && toRecord(row);
+  byId(id: string): Promise<UserRecord | undefined> {
+    return this.db.run((store) => {
+      const row = store.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, id);
+      return row && toRecord(row);
+    });
   }
 
-  byUsername(username: string): UserRecord | undefined {
-    const row = this.store.get<UserRow>(
-      `SELECT ${COLUMNS} FROM users WHERE username = ?`,
-      username,
-    );
-    return row && toRecord(row);
+  byUsername(username: string): Promise<UserRecord | undefined> {
+    return this.db.run((store) => byUsername(store, username));
   }
 
-  list(window: PageWindow = { offset: 0 }): UserRecord[] {
+  list(window: PageWindow = { offset: 0 }): Promise<UserRecord[]> {
     const [at, name] = window.after ?? [Number.MIN_SAFE_INTEGER, ""];
-    return this.store.all<UserRow>(
-      `SELECT ${COLUMNS} FROM users WHERE (created_at, username) > (?, ?)
-       ORDER BY created_at, username LIMIT ? OFFSET ?`,
-      at,
-      name,
-      window.limit ?? -1,
-      window.offset,
-    ).map(toRecord);
+    return this.db.run((store) =>
+      store.all<UserRow>(
+        `SELECT ${COLUMNS} FROM users WHERE (created_at, username) > (?, ?)
+         ORDER BY created_at, username LIMIT ? OFFSET ?`,
+        at,
+        name,
+        window.limit ?? -1,
+        window.offset,
+      ).map(toRecord)
+    );
   }
 
-  count(): number {
-    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM users")!.n;
+  count(): Promise<number> {
+    return this.db.run((store) => store.get<{ n: number }>("SELECT count(*) AS n FROM users")!.n);
   }
 
-  countWithRole(role: Role): number {
-    return this.store.get<{ n: number }>("SELECT count(*) AS n FROM users WHERE role = ?", role)!
-      .n;
+  countWithRole(role: Role): Promise<number> {
+    return this.db.run((store) =>
+      store.get<{ n: number }>("SELECT count(*) AS n FROM users WHERE role = ?", role)!.n
+    );
   }
 
-  setLastLogin(id: string, at: number): void {
-    this.store.run("UPDATE users SET last_login = ? WHERE id = ?", at, id);
+  setLastLogin(id: string, at: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run("UPDATE users SET last_login = ? WHERE id = ?", at, id);
+    });
   }
 
-  setPasswordHash(id: string, hash: string, at: number): boolean {
-    return this.store.run(
-      "UPDATE users SET password_hash = ?, auth_epoch = auth_epoch + 1, updated_at = ? WHERE id = ?",
-      hash,
-      at,
-      id,
-    ).changes > 0;
+  setPasswordHash(id: string, hash: string, at: number): Promise<boolean> {
+    return this.db.run((store) =>
+      store.run(
+        "UPDATE users SET password_hash = ?, auth_epoch = auth_epoch + 1, updated_at = ? WHERE id = ?",
+        hash,
+        at,
+        id,
+      ).changes > 0
+    );
   }
 
-  setRole(id: string, role: Role, at: number): void {
-    this.store.run("UPDATE users SET role = ?, updated_at = ? WHERE id = ?", role, at, id);
+  setRole(id: string, role: Role, at: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run("UPDATE users SET role = ?, updated_at = ? WHERE id = ?", role, at, id);
+    });
   }
+}
+
+function byUsername(store: Store, username: string): UserRecord | undefined {
+  const row = store.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE username = ?`, username);
+  return row && toRecord(row);
 }

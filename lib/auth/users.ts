@@ -1,13 +1,14 @@
 /**
  * Users shared by the tunnel API, the DNS API and the dashboard. Passwords
- * are hashed before the transaction opens (scrypt is slow and asynchronous;
- * transactions are synchronous), so a failed insert never leaves a hash behind.
+ * are hashed before the transaction opens (scrypt is slow: nothing but
+ * repository calls is awaited inside a transaction, docs/architecture.md),
+ * so a failed insert never leaves a hash behind.
  */
-import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
+import { type PageInfo, type PageRequest, paginateAsync } from "../paging.ts";
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime } from "../clock.ts";
 import { NotFoundError, UnprocessableError } from "../errors.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { hashPassword } from "./password.ts";
 import type { Role } from "./roles.ts";
 import { randomToken } from "./secret.ts";
@@ -46,7 +47,7 @@ const notFound = (id: string) => new NotFoundError(`User "${id}" does not exist`
 export class UserService {
   constructor(
     private readonly repo: UserRepo,
-    private readonly transactor: Transactor,
+    private readonly transactor: AsyncTransactor,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -56,8 +57,8 @@ export class UserService {
     const hash = await hashPassword(input.password);
     const id = crypto.randomUUID();
     const now = this.clock.now();
-    this.transactor.tx(() => {
-      this.repo.insert({
+    await this.transactor.tx(async () => {
+      await this.repo.insert({
         id,
         username: input.username,
         email: input.email,
@@ -77,13 +78,13 @@ export class UserService {
   }
 
   /** All users, oldest first. */
-  list(): UserInfo[] {
-    return this.repo.list().map(userInfo);
+  async list(): Promise<UserInfo[]> {
+    return (await this.repo.list()).map(userInfo);
   }
 
   /** GET /users: a page of users, oldest first, with the total (docs/api.md, "Pagination"). */
-  page(req: PageRequest): { users: UserInfo[] } & PageInfo {
-    const { items, ...info } = paginate<UserRecord>(req, {
+  async page(req: PageRequest): Promise<{ users: UserInfo[] } & PageInfo> {
+    const { items, ...info } = await paginateAsync<UserRecord>(req, {
       kind: "users",
       shape: ["n", "s"],
       keyOf: (u) => [u.createdAt, u.username],
@@ -94,56 +95,56 @@ export class UserService {
   }
 
   /** One user; 404 when unknown. */
-  get(id: string): UserInfo {
-    const r = this.repo.byId(id);
+  async get(id: string): Promise<UserInfo> {
+    const r = await this.repo.byId(id);
     if (!r) throw notFound(id);
     return userInfo(r);
   }
 
   /** The user and its password hash, for login; undefined when unknown. */
-  credentials(username: string): UserCredentials | undefined {
-    const r = this.repo.byUsername(username);
+  async credentials(username: string): Promise<UserCredentials | undefined> {
+    const r = await this.repo.byUsername(username);
     return r && { user: authUser(r), passwordHash: r.passwordHash, authEpoch: r.authEpoch };
   }
 
   /** The user by id with its auth epoch, for token checks; undefined when unknown. */
-  byId(id: string): { user: AuthUser; authEpoch: number } | undefined {
-    const r = this.repo.byId(id);
+  async byId(id: string): Promise<{ user: AuthUser; authEpoch: number } | undefined> {
+    const r = await this.repo.byId(id);
     return r && { user: authUser(r), authEpoch: r.authEpoch };
   }
 
   /** How many users exist. */
-  count(): number {
+  count(): Promise<number> {
     return this.repo.count();
   }
 
   /** Records a successful login time. */
-  touchLogin(id: string): void {
-    this.repo.setLastLogin(id, this.clock.now());
+  touchLogin(id: string): Promise<void> {
+    return this.repo.setLastLogin(id, this.clock.now());
   }
 
   /**
    * Stores a new password hash and bumps the auth epoch, so every JWT issued
    * before stops working. Runs inside the caller's transaction.
    */
-  setPasswordHash(id: string, hash: string): void {
-    if (!this.repo.setPasswordHash(id, hash, this.clock.now())) throw notFound(id);
+  async setPasswordHash(id: string, hash: string): Promise<void> {
+    if (!(await this.repo.setPasswordHash(id, hash, this.clock.now()))) throw notFound(id);
   }
 
   /** Changes a user's role; an administrator cannot demote the last administrator. */
-  setRole(id: string, role: Role, actor: string): UserInfo {
-    this.transactor.tx(() => {
-      const r = this.repo.byId(id);
+  async setRole(id: string, role: Role, actor: string): Promise<UserInfo> {
+    await this.transactor.tx(async () => {
+      const r = await this.repo.byId(id);
       if (!r) throw notFound(id);
       if (r.role === "administrator" && role !== "administrator") {
-        if (this.repo.countWithRole("administrator") <= 1) {
+        if ((await this.repo.countWithRole("administrator")) <= 1) {
           throw new UnprocessableError(
             `Cannot demote "${r.username}": it is the last administrator`,
             "role",
           );
         }
       }
-      this.repo.setRole(id, role, this.clock.now());
+      await this.repo.setRole(id, role, this.clock.now());
       this.audit.record({
         actor,
         event_type: "user.role_changed",
@@ -163,7 +164,7 @@ export class UserService {
     username: string,
     password: string | null,
   ): Promise<{ created: boolean; generatedPassword: string | null }> {
-    if (this.count() > 0) return { created: false, generatedPassword: null };
+    if ((await this.count()) > 0) return { created: false, generatedPassword: null };
     const generated = password === null ? randomToken(18) : null;
     await this.create(
       { username, email: "", password: password ?? generated!, role: "administrator" },

@@ -8,7 +8,7 @@ import { type Clock, isoTime } from "../clock.ts";
 import { DomainError, FieldErrors, UnprocessableError, ValidationError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { hostKind } from "../net/host.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { SettingsRepo } from "./settings_repo.ts";
 
 export const MASK = "********";
@@ -100,15 +100,15 @@ export interface ServerEndpoint {
 export class SettingsService {
   constructor(
     private readonly repo: SettingsRepo,
-    private readonly transactor: Transactor,
+    private readonly transactor: AsyncTransactor,
     private readonly audit: AuditLog,
     private readonly events: EventBus,
     private readonly clock: Clock,
   ) {}
 
   /** Every supported key with its value (masked when secret); unset keys have value "". */
-  list(): Setting[] {
-    const rows = new Map(this.repo.all().map((r) => [r.key, r]));
+  async list(): Promise<Setting[]> {
+    const rows = new Map((await this.repo.all()).map((r) => [r.key, r]));
     return Object.entries(SETTING_KEYS).map(([key, spec]) => {
       const r = rows.get(key);
       return {
@@ -122,12 +122,12 @@ export class SettingsService {
   }
 
   /** The raw value of a key, for internal use only; undefined when unset. */
-  get(key: string): string | undefined {
+  get(key: string): Promise<string | undefined> {
     return this.repo.value(key);
   }
 
   /** Validates and upserts one setting: 400 for an unknown key, 422 for a bad value. */
-  put(input: SettingInput, actor: string): Setting {
+  async put(input: SettingInput, actor: string): Promise<Setting> {
     const spec = SETTING_KEYS[input.key];
     if (!spec) {
       throw new ValidationError(
@@ -140,8 +140,8 @@ export class SettingsService {
     const value = spec.normalize(input.value);
     const isSecret = input.is_secret ?? false;
     const description = input.description ?? spec.description;
-    this.transactor.tx(() => {
-      this.repo.upsert({
+    await this.transactor.tx(async () => {
+      await this.repo.upsert({
         key: input.key,
         value,
         isSecret,
@@ -165,7 +165,7 @@ export class SettingsService {
         })
       );
     });
-    return this.list().find((s) => s.key === input.key)!;
+    return (await this.list()).find((s) => s.key === input.key)!;
   }
 
   /**
@@ -173,15 +173,15 @@ export class SettingsService {
    * of one transaction. Values equal to the stored ones are left alone.
    * Throws FieldErrors with each refused key's message.
    */
-  putAll(values: Record<string, string>, actor: string): void {
+  async putAll(values: Record<string, string>, actor: string): Promise<void> {
     const errors: Record<string, string> = {};
-    const current = this.list();
-    this.transactor.tx(() => {
+    const current = await this.list();
+    await this.transactor.tx(async () => {
       for (const s of current) {
         const value = values[s.key];
         if (value === undefined || value === s.value) continue;
         try {
-          this.put({ key: s.key, value, is_secret: s.is_secret }, actor);
+          await this.put({ key: s.key, value, is_secret: s.is_secret }, actor);
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
           errors[s.key] = err.message;
@@ -192,13 +192,21 @@ export class SettingsService {
   }
 
   /** The stored `wireguard.server_*` endpoint. */
-  serverEndpoint(): ServerEndpoint {
-    const host = this.get("wireguard.server_host") ?? null;
-    const port = this.get("wireguard.server_port");
-    return {
-      host,
-      port: port === undefined ? null : Number(port),
-      enabled: (this.get("wireguard.server_endpoint_enabled") ?? "true") === "true",
-    };
+  async serverEndpoint(): Promise<ServerEndpoint> {
+    const stored = new Map((await this.repo.all()).map((r) => [r.key, r.value]));
+    return endpointOf((key) => stored.get(key));
   }
+}
+
+/**
+ * The endpoint made of the stored values `get` returns. Also the tunnel
+ * domain's synchronous source (lib/services.ts) until that domain is ported.
+ */
+export function endpointOf(get: (key: string) => string | undefined): ServerEndpoint {
+  const port = get("wireguard.server_port");
+  return {
+    host: get("wireguard.server_host") ?? null,
+    port: port === undefined ? null : Number(port),
+    enabled: (get("wireguard.server_endpoint_enabled") ?? "true") === "true",
+  };
 }

@@ -36,6 +36,13 @@ export interface StoreOptions {
 }
 
 export type Row = Record<string, unknown>;
+
+/** What `Store.begin()` opened, for `Store.finish()`. */
+export interface StoreMark {
+  readonly outer: boolean;
+  readonly sp: string;
+  readonly hooks: number;
+}
 export type Params = SQLInputValue[];
 
 /** SQLite error codes surfaced as `errcode` by node:sqlite. */
@@ -59,6 +66,7 @@ export class Store implements Transactor {
   #statements = new Map<string, StatementSync>();
   #depth = 0;
   #afterCommit: (() => void)[] = [];
+  #guard: (() => void) | null = null;
 
   private constructor(path: string, tuning: StoreTuning) {
     this.path = path;
@@ -154,6 +162,7 @@ export class Store implements Transactor {
    * would let other requests interleave with it.
    */
   tx<T>(fn: () => T): T {
+    if (this.#guard !== null) this.#guard();
     const outer = this.#depth === 0;
     const sp = `sp${this.#depth}`;
     // Hooks registered inside a savepoint that is rolled back must not fire later.
@@ -187,6 +196,57 @@ export class Store implements Transactor {
     this.#afterCommit = [];
     for (const hook of hooks) hook();
     return result;
+  }
+
+  /**
+   * The two halves of `tx()` for the asynchronous transactor
+   * (`lib/store/sqlite_async.ts`), which holds a transaction across awaits:
+   * `begin()` opens a transaction (a savepoint when one is open) and `finish()`
+   * commits or rolls back what `begin()` opened, running the hooks after an
+   * outer commit. `tx()` keeps its own inline copy: it is on the hot paths.
+   */
+  begin(): StoreMark {
+    const mark = {
+      outer: this.#depth === 0,
+      sp: `sp${this.#depth}`,
+      hooks: this.#afterCommit.length,
+    };
+    this.db.exec(mark.outer ? "BEGIN IMMEDIATE" : `SAVEPOINT ${mark.sp}`);
+    this.#depth++;
+    return mark;
+  }
+
+  /**
+   * Installs (or with null removes) a check that `tx()` runs first. The
+   * asynchronous transactor sets one while its transaction is open, so a
+   * synchronous transaction of code outside it fails loudly instead of
+   * becoming a savepoint of someone else's transaction.
+   */
+  guard(check: (() => void) | null): void {
+    this.#guard = check;
+  }
+
+  /** Ends what `begin()` began: commits when `ok`, else rolls back. */
+  finish(mark: StoreMark, ok: boolean): void {
+    this.#depth--;
+    if (!ok) {
+      if (mark.outer) {
+        this.db.exec("ROLLBACK");
+        this.#afterCommit = [];
+      } else {
+        this.db.exec(`ROLLBACK TO ${mark.sp}; RELEASE ${mark.sp}`);
+        this.#afterCommit.length = mark.hooks;
+      }
+      return;
+    }
+    if (!mark.outer) {
+      this.db.exec(`RELEASE ${mark.sp}`);
+      return;
+    }
+    this.db.exec("COMMIT");
+    const hooks = this.#afterCommit;
+    this.#afterCommit = [];
+    for (const hook of hooks) hook();
   }
 
   /** Runs `hook` after the current transaction commits, or now when none is open. */

@@ -6,8 +6,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  POST(ctx) {
-    if (ctx.auth) ctx.services.auth.logout(ctx.auth);
+  async POST(ctx) {
+    if (ctx.auth) await ctx.services.auth.logout(ctx.auth);
     dropSessionCookie(ctx);
     return ctx.redirect("/login");
   },

@@ -190,7 +190,7 @@ Deno.test("a cookie-authenticated change from another origin is refused with 403
     json: { key: "wireguard.server_port", value: "51820" },
   });
   assertEquals(res.status, 403);
-  assertEquals(t.services.settings.get("wireguard.server_port"), undefined);
+  assertEquals(await t.services.settings.get("wireguard.server_port"), undefined);
   const same = await call(`${t.admin}/api/v1/system/settings`, {
     method: "PUT",
     headers: { cookie, Origin: t.admin },

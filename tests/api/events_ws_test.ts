@@ -104,8 +104,8 @@ Deno.test("/api/v1/ws closes the stream when the user's role changes", async () 
     cookie: await t.login("olga", "olga-password-123"),
   });
   const closed = new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
-  const olga = t.services.users.list().find((u) => u.username === "olga")!;
-  t.services.users.setRole(olga.id, "viewer", "admin");
+  const olga = (await t.services.users.list()).find((u) => u.username === "olga")!;
+  await t.services.users.setRole(olga.id, "viewer", "admin");
   const ev = await Promise.race([
     closed,
     new Promise<null>((r) => setTimeout(() => r(null), 2000)),

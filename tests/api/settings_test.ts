@@ -46,8 +46,8 @@ Deno.test("PUT /system/settings answers 422 for a host with an embedded port and
     json: cases[0],
   });
   assertStringIncludes(String(embedded.body.error), "must not embed a port");
-  assertEquals(t.services.settings.get("wireguard.server_host"), undefined);
-  assertEquals(t.services.settings.get("wireguard.server_port"), undefined);
+  assertEquals(await t.services.settings.get("wireguard.server_host"), undefined);
+  assertEquals(await t.services.settings.get("wireguard.server_port"), undefined);
 });
 
 Deno.test("PUT /system/settings answers 400 for an unknown key, a missing field and malformed JSON", async () => {
@@ -162,7 +162,7 @@ Deno.test("a request body over 1 MiB gets 413 and changes nothing", async () => 
     body: stream,
   });
   assertEquals(streamed.status, 413);
-  assertEquals(t.services.settings.get("wireguard.server_host"), undefined);
+  assertEquals(await t.services.settings.get("wireguard.server_host"), undefined);
 });
 
 Deno.test("an unexpected exception becomes a 500 with a generic message and no stack", async () => {

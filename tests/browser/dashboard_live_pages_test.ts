@@ -62,7 +62,7 @@ browserTest(
     await page.goto(`${t.admin}/settings`);
     await live(page);
     const host = page.getByLabel("Public host");
-    settings.put({ key: "wireguard.server_host", value: "vpn.live.example" }, "test");
+    await settings.put({ key: "wireguard.server_host", value: "vpn.live.example" }, "test");
     await page.waitForFunction(
       () =>
         (document.getElementById("f-wireguard-server_host") as HTMLInputElement)?.value ===
@@ -71,7 +71,7 @@ browserTest(
     assert(await notReloaded(page), "the settings page was not reloaded");
     // A field being edited is not overwritten: the pill asks for a reload instead.
     await host.fill("typed.by.me");
-    settings.put({ key: "wireguard.server_port", value: "51999" }, "test");
+    await settings.put({ key: "wireguard.server_port", value: "51999" }, "test");
     await status(page, /Changed elsewhere/).waitFor();
     assertEquals(await host.inputValue(), "typed.by.me");
     assertEquals(errors, []);

@@ -12,7 +12,7 @@ const NAME =
 
 browserTest(NAME, async (browser) => {
   await using t = await startTestServer();
-  t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
+  await t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   const errors = watchConsole(page);

@@ -14,7 +14,7 @@ browserTest(
   async (browser) => {
     await using t = await startTestServer();
     const { tunnels, settings } = t.services;
-    settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
+    await settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
     const iface = await tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "t");
     const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "t");
 

@@ -132,7 +132,7 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   let page = await getPage(t, `/peers/${id}/config`, cookie);
   assertEquals(page.status, 422);
   assertStringIncludes(page.html, "no server endpoint");
-  t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
+  await t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
   const conf = await fetch(`${t.admin}/peers/${id}/config`, { headers: { cookie } });
   assertEquals(conf.status, 200);
   assertEquals(conf.headers.get("content-disposition"), 'attachment; filename="alice.conf"');
@@ -294,7 +294,7 @@ Deno.test("the users page creates users, shows zod errors by field and refuses t
   }, cookie);
   assertEquals(res.headers.get("location"), "/users?done=created");
 
-  const admin = t.services.users.list().find((u) => u.username === "admin")!;
+  const admin = (await t.services.users.list()).find((u) => u.username === "admin")!;
   res = await postForm(t, "/users", { _action: "role", user_id: admin.id, role: "viewer" }, cookie);
   assertEquals(res.status, 422);
   html = await res.text();
@@ -302,8 +302,8 @@ Deno.test("the users page creates users, shows zod errors by field and refuses t
     fieldError(html, `role-${admin.id}`) ?? "",
     'Cannot demote "admin": it is the last administrator',
   );
-  const bob = t.services.users.list().find((u) => u.username === "bob")!;
+  const bob = (await t.services.users.list()).find((u) => u.username === "bob")!;
   res = await postForm(t, "/users", { _action: "role", user_id: bob.id, role: "viewer" }, cookie);
   assertEquals(res.headers.get("location"), "/users?done=role");
-  assertEquals(t.services.users.get(bob.id).role, "viewer");
+  assertEquals((await t.services.users.get(bob.id)).role, "viewer");
 });

@@ -15,7 +15,7 @@ async function withPeer(): Promise<{ t: TestServer; cookie: string; id: string }
   const { tunnels, settings } = t.services;
   const iface = await tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "t");
   const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "t");
-  settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
+  await settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "t");
   return { t, cookie: await t.login(), id: peer.id };
 }
 

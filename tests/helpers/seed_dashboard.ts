@@ -11,7 +11,7 @@ export type SeededIds = Record<string, string>;
 
 export async function seedDashboard(t: TestServer): Promise<SeededIds> {
   const { tunnels, dns, backups, settings, attestSites } = t.services;
-  settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
+  await settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
   const iface = await tunnels.interfaces.create(
     { name: "wg1", address_v4: "10.8.0.1/24" },
     "test",

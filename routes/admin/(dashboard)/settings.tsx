@@ -30,9 +30,9 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Settings";
-    const settings = ctx.services.settings.list();
+    const settings = await ctx.services.settings.list();
     return page<Data>({
       settings,
       canEdit: roleAtLeast(ctx.auth.user.role, "administrator"),
@@ -41,10 +41,10 @@ export const handler = define.handlers(meta, {
       saved: ctx.query.saved === "1",
     });
   },
-  POST(ctx) {
+  async POST(ctx) {
     ctx.state.title = "Settings";
     const { settings } = ctx.services;
-    const current = settings.list();
+    const current = await settings.list();
     const values = Object.fromEntries(current.map((s) => [
       s.key,
       s.key === "wireguard.server_endpoint_enabled"
@@ -53,7 +53,7 @@ export const handler = define.handlers(meta, {
     ]));
     try {
       // All fields or none (SettingsService.putAll).
-      settings.putAll(values, ctx.auth.user.username);
+      await settings.putAll(values, ctx.auth.user.username);
     } catch (err) {
       if (!(err instanceof FieldErrors)) throw err;
       const { status } = mapError(err);

@@ -37,10 +37,10 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Users";
   return {
-    users: ctx.services.users.list(),
+    users: await ctx.services.users.list(),
     me: ctx.auth.user.id,
     create: emptyForm({ role: "viewer" }),
     roleError: null,
@@ -50,8 +50,8 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.users, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.users, ctx.query.done) }));
   },
   async POST(ctx) {
     const { users } = ctx.services;
@@ -59,11 +59,13 @@ export const handler = define.handlers(meta, {
     const body = ctx.body;
     if (body._action === "role") {
       try {
-        users.setRole(body.user_id, body.role, actor);
+        await users.setRole(body.user_id, body.role, actor);
         return ctx.redirect("/users?done=role");
       } catch (err) {
         const { error, status } = pageRefusal(err);
-        return page(load(ctx, { roleError: { id: body.user_id, message: error } }), { status });
+        return page(await load(ctx, { roleError: { id: body.user_id, message: error } }), {
+          status,
+        });
       }
     }
     const { _action, ...values } = body;
@@ -72,14 +74,14 @@ export const handler = define.handlers(meta, {
     const parsed = NewUserInput.safeParse(values);
     if (!parsed.success) {
       const { form, status } = zodRefusal(parsed.error, kept);
-      return page(load(ctx, { create: form }), { status });
+      return page(await load(ctx, { create: form }), { status });
     }
     try {
       await users.create(parsed.data, actor);
       return ctx.redirect("/users?done=created");
     } catch (err) {
       const { form, status } = formFailure(err, kept, ["username"], { fallback: "username" });
-      return page(load(ctx, { create: form }), { status });
+      return page(await load(ctx, { create: form }), { status });
     }
   },
 });

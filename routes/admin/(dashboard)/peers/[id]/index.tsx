@@ -59,7 +59,7 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
   const { tunnels, settings } = ctx.services;
   const peer = await tunnels.peers.get(ctx.params.id);
   ctx.state.title = peer.name;
-  const ep = settings.serverEndpoint();
+  const ep = await settings.serverEndpoint();
   return {
     peer,
     table: peerRows([peer]),

@@ -7,8 +7,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  POST(ctx) {
-    ctx.services.auth.logout(ctx.auth);
+  async POST(ctx) {
+    await ctx.services.auth.logout(ctx.auth);
     dropSessionCookie(ctx);
     return { success: true, message: "Logged out" };
   },

@@ -11,10 +11,10 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const auth = ctx.auth;
     return {
-      user: ctx.services.users.get(auth.user.id),
+      user: await ctx.services.users.get(auth.user.id),
       auth: auth.via,
       expires_at: auth.expiresAt === undefined ? null : isoTime(auth.expiresAt),
     };

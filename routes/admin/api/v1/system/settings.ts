@@ -17,6 +17,6 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ settings: ctx.services.settings.list() }),
+  GET: async (ctx) => ({ settings: await ctx.services.settings.list() }),
   PUT: (ctx) => ctx.services.settings.put(ctx.body, ctx.auth.user.username),
 });
