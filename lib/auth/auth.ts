@@ -45,7 +45,7 @@ export class AuthService {
    * known ones. Throws UnauthorizedError or RateLimitError.
    */
   async checkPassword(username: string, password: string, client: ClientMeta): Promise<UserInfo> {
-    const release = this.limiter.begin(username, client.address);
+    const release = await this.limiter.begin(username, client.address);
     try {
       await this.limiter.slowDown(username);
       const creds = await this.users.credentials(username);
@@ -53,7 +53,7 @@ export class AuthService {
         ? await verifyPassword(password, creds.passwordHash)
         : await verifyAgainstDummy(password);
       if (!ok || !creds) {
-        this.limiter.fail(username, client.address);
+        await this.limiter.fail(username, client.address);
         this.audit.record({
           actor: "anonymous",
           event_type: "auth.login_failed",
@@ -67,7 +67,7 @@ export class AuthService {
         throw new UnauthorizedError("Invalid username or password");
       }
       await this.transactor.tx(async () => {
-        this.limiter.succeed(username, client.address);
+        await this.limiter.succeed(username, client.address);
         await this.users.touchLogin(creds.user.id);
         this.audit.record({
           actor: creds.user.username,
@@ -123,14 +123,14 @@ export class AuthService {
   ): Promise<{ endedSessions: number }> {
     // Guessing the current password from a stolen session is limited like logins.
     const key = `password-change:${user.id}`;
-    const release = this.limiter.begin(key, client.address);
+    const release = await this.limiter.begin(key, client.address);
     try {
       const creds = await this.users.credentials(user.username);
       if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
-        this.limiter.fail(key, client.address);
+        await this.limiter.fail(key, client.address);
         throw new UnprocessableError("Current password is incorrect", "current_password");
       }
-      this.limiter.succeed(key, client.address);
+      await this.limiter.succeed(key, client.address);
     } finally {
       release();
     }

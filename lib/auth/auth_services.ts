@@ -42,7 +42,7 @@ export function authServices({ config, store, clock, audit }: AuthDeps) {
       users,
       sessions,
       tokens,
-      new LoginLimiter(new SqliteLoginAttemptRepo(store, table), store, clock, config.login),
+      new LoginLimiter(new SqliteLoginAttemptRepo(db, table), db, clock, config.login),
       audit,
     );
   const auth = withLimiter("login_failures");
