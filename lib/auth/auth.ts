@@ -160,9 +160,12 @@ export class AuthService {
    * Resolves a session cookie or an API bearer token; null when neither is
    * valid. `touch: false` checks without counting as activity.
    */
-  authenticate(cred: { cookie?: string; bearer?: string }, touch = true): Authenticated | null {
+  async authenticate(
+    cred: { cookie?: string; bearer?: string },
+    touch = true,
+  ): Promise<Authenticated | null> {
     if (cred.bearer) {
-      const user = this.tokens.resolve(cred.bearer);
+      const user = await this.tokens.resolve(cred.bearer);
       return user ? { user, via: "token" } : null;
     }
     const session = this.sessions.resolve(cred.cookie, touch);

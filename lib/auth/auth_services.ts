@@ -35,7 +35,7 @@ export function authServices({ config, store, clock, audit }: AuthDeps) {
   const db = SqliteAsync.of(store);
   const users = new UserService(new SqliteUserRepo(db), db, audit, clock);
   const sessions = new SessionService(new SqliteSessionRepo(store), clock);
-  const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
+  const tokens = new TokenService(new SqliteTokenRepo(db), db, audit, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
       db,
