@@ -90,16 +90,16 @@ export class AuthService {
     client: ClientMeta,
   ): Promise<{ user: UserInfo; cookie: string; expiresAt: number }> {
     const user = await this.checkPassword(username, password, client);
-    const session = this.sessions.create(user.id, client);
+    const session = await this.sessions.create(user.id, client);
     return { user, cookie: session.cookie, expiresAt: session.expiresAt };
   }
 
   /** Ends one cookie session. */
   async logout(auth: Authenticated): Promise<void> {
     if (!auth.sessionId) return;
-    // Sessions and the audit log are not ported yet: their calls are synchronous.
-    await this.transactor.tx(() => {
-      this.sessions.end(auth.sessionId!);
+    // The audit log is not ported yet: its call is synchronous and takes part in the transaction.
+    await this.transactor.tx(async () => {
+      await this.sessions.end(auth.sessionId!);
       this.audit.record({
         actor: auth.user.username,
         event_type: "auth.logout",
@@ -107,7 +107,6 @@ export class AuthService {
         resource_type: "user",
         resource_id: auth.user.id,
       });
-      return Promise.resolve();
     });
   }
 
@@ -144,7 +143,7 @@ export class AuthService {
     let ended = 0;
     await this.transactor.tx(async () => {
       await this.users.setPasswordHash(user.id, hash);
-      ended = this.sessions.endAllForUser(user.id);
+      ended = await this.sessions.endAllForUser(user.id);
       this.audit.record({
         actor: user.username,
         event_type: "auth.password_changed",
@@ -168,7 +167,7 @@ export class AuthService {
       const user = await this.tokens.resolve(cred.bearer);
       return user ? { user, via: "token" } : null;
     }
-    const session = this.sessions.resolve(cred.cookie, touch);
+    const session = await this.sessions.resolve(cred.cookie, touch);
     return session
       ? { user: session.user, via: "session", sessionId: session.id, expiresAt: session.expiresAt }
       : null;

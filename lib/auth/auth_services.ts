@@ -34,7 +34,7 @@ export interface AuthDeps {
 export function authServices({ config, store, clock, audit }: AuthDeps) {
   const db = SqliteAsync.of(store);
   const users = new UserService(new SqliteUserRepo(db), db, audit, clock);
-  const sessions = new SessionService(new SqliteSessionRepo(store), clock);
+  const sessions = new SessionService(new SqliteSessionRepo(db), clock);
   const tokens = new TokenService(new SqliteTokenRepo(db), db, audit, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
