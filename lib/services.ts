@@ -251,10 +251,11 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   });
   const cli = consoleService(common, { tunnels, dns, dnsResponder, diagnostics, system });
 
-  const housekeeping = setInterval(() => {
+  const housekeeping = setInterval(async () => {
     try {
-      sessions.purgeExpired();
+      // The synchronous (not yet ported) pass first, while no asynchronous transaction is open.
       attest.purgeExpired();
+      await sessions.purgeExpired();
     } catch (err) {
       log.warn("housekeeping failed", { err });
     }

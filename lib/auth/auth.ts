@@ -45,7 +45,7 @@ export class AuthService {
    * known ones. Throws UnauthorizedError or RateLimitError.
    */
   async checkPassword(username: string, password: string, client: ClientMeta): Promise<UserInfo> {
-    const release = this.limiter.begin(username, client.address);
+    const release = await this.limiter.begin(username, client.address);
     try {
       await this.limiter.slowDown(username);
       const creds = await this.users.credentials(username);
@@ -53,7 +53,7 @@ export class AuthService {
         ? await verifyPassword(password, creds.passwordHash)
         : await verifyAgainstDummy(password);
       if (!ok || !creds) {
-        this.limiter.fail(username, client.address);
+        await this.limiter.fail(username, client.address);
         this.audit.record({
           actor: "anonymous",
           event_type: "auth.login_failed",
@@ -67,7 +67,7 @@ export class AuthService {
         throw new UnauthorizedError("Invalid username or password");
       }
       await this.transactor.tx(async () => {
-        this.limiter.succeed(username, client.address);
+        await this.limiter.succeed(username, client.address);
         await this.users.touchLogin(creds.user.id);
         this.audit.record({
           actor: creds.user.username,
@@ -90,16 +90,16 @@ export class AuthService {
     client: ClientMeta,
   ): Promise<{ user: UserInfo; cookie: string; expiresAt: number }> {
     const user = await this.checkPassword(username, password, client);
-    const session = this.sessions.create(user.id, client);
+    const session = await this.sessions.create(user.id, client);
     return { user, cookie: session.cookie, expiresAt: session.expiresAt };
   }
 
   /** Ends one cookie session. */
   async logout(auth: Authenticated): Promise<void> {
     if (!auth.sessionId) return;
-    // Sessions and the audit log are not ported yet: their calls are synchronous.
-    await this.transactor.tx(() => {
-      this.sessions.end(auth.sessionId!);
+    // The audit log is not ported yet: its call is synchronous and takes part in the transaction.
+    await this.transactor.tx(async () => {
+      await this.sessions.end(auth.sessionId!);
       this.audit.record({
         actor: auth.user.username,
         event_type: "auth.logout",
@@ -107,7 +107,6 @@ export class AuthService {
         resource_type: "user",
         resource_id: auth.user.id,
       });
-      return Promise.resolve();
     });
   }
 
@@ -123,14 +122,14 @@ export class AuthService {
   ): Promise<{ endedSessions: number }> {
     // Guessing the current password from a stolen session is limited like logins.
     const key = `password-change:${user.id}`;
-    const release = this.limiter.begin(key, client.address);
+    const release = await this.limiter.begin(key, client.address);
     try {
       const creds = await this.users.credentials(user.username);
       if (!creds || !(await verifyPassword(current, creds.passwordHash))) {
-        this.limiter.fail(key, client.address);
+        await this.limiter.fail(key, client.address);
         throw new UnprocessableError("Current password is incorrect", "current_password");
       }
-      this.limiter.succeed(key, client.address);
+      await this.limiter.succeed(key, client.address);
     } finally {
       release();
     }
@@ -144,7 +143,7 @@ export class AuthService {
     let ended = 0;
     await this.transactor.tx(async () => {
       await this.users.setPasswordHash(user.id, hash);
-      ended = this.sessions.endAllForUser(user.id);
+      ended = await this.sessions.endAllForUser(user.id);
       this.audit.record({
         actor: user.username,
         event_type: "auth.password_changed",
@@ -160,12 +159,15 @@ export class AuthService {
    * Resolves a session cookie or an API bearer token; null when neither is
    * valid. `touch: false` checks without counting as activity.
    */
-  authenticate(cred: { cookie?: string; bearer?: string }, touch = true): Authenticated | null {
+  async authenticate(
+    cred: { cookie?: string; bearer?: string },
+    touch = true,
+  ): Promise<Authenticated | null> {
     if (cred.bearer) {
-      const user = this.tokens.resolve(cred.bearer);
+      const user = await this.tokens.resolve(cred.bearer);
       return user ? { user, via: "token" } : null;
     }
-    const session = this.sessions.resolve(cred.cookie, touch);
+    const session = await this.sessions.resolve(cred.cookie, touch);
     return session
       ? { user: session.user, via: "session", sessionId: session.id, expiresAt: session.expiresAt }
       : null;

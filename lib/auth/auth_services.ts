@@ -34,15 +34,15 @@ export interface AuthDeps {
 export function authServices({ config, store, clock, audit }: AuthDeps) {
   const db = SqliteAsync.of(store);
   const users = new UserService(new SqliteUserRepo(db), db, audit, clock);
-  const sessions = new SessionService(new SqliteSessionRepo(store), clock);
-  const tokens = new TokenService(new SqliteTokenRepo(store), store, audit, clock);
+  const sessions = new SessionService(new SqliteSessionRepo(db), clock);
+  const tokens = new TokenService(new SqliteTokenRepo(db), db, audit, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
       db,
       users,
       sessions,
       tokens,
-      new LoginLimiter(new SqliteLoginAttemptRepo(store, table), store, clock, config.login),
+      new LoginLimiter(new SqliteLoginAttemptRepo(db, table), db, clock, config.login),
       audit,
     );
   const auth = withLimiter("login_failures");

@@ -21,7 +21,7 @@ import type { Clock } from "../clock.ts";
 import type { LoginThrottle } from "../config/types.ts";
 import { RateLimitError } from "../errors.ts";
 import { addressKey } from "../net/client_address.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { FailureCount, LoginAttemptRepo } from "./login_attempt_repo.ts";
 
 /** Waits `ms` milliseconds. */
@@ -46,7 +46,7 @@ export function slowdownMs(failures: number, o: LoginThrottle): number {
 interface Scope {
   slot: string;
   free: number;
-  failures(): FailureCount;
+  failures(): Promise<FailureCount>;
 }
 
 /** How often expired failures are deleted (ms). */
@@ -58,7 +58,7 @@ export class LoginLimiter {
 
   constructor(
     private readonly repo: LoginAttemptRepo,
-    private readonly transactor: Transactor,
+    private readonly transactor: AsyncTransactor,
     private readonly clock: Clock,
     private readonly options: LoginThrottle,
     private readonly sleep: Sleep = realSleep,
@@ -69,7 +69,7 @@ export class LoginLimiter {
    * while the address, or the pair, must wait. The returned function releases
    * the reservation.
    */
-  begin(username: string, address: string): () => void {
+  async begin(username: string, address: string): Promise<() => void> {
     const now = this.clock.now();
     const since = now - this.options.windowMs;
     const key = addressKey(address);
@@ -85,16 +85,32 @@ export class LoginLimiter {
         failures: () => this.repo.failuresOfPair(key, username, since),
       },
     ];
+    // The reservation is taken before the failures are read, so attempts started while the
+    // read is under way count this one; each counts the attempts reserved before it.
+    const pending = scopes.map((s) => this.#inFlight.get(s.slot) ?? 0);
+    const release = this.#reserve(scopes.map((s) => s.slot));
     let waitMs = 0;
-    for (const scope of scopes) waitMs = Math.max(waitMs, this.#remaining(scope, now));
+    try {
+      for (const [i, scope] of scopes.entries()) {
+        waitMs = Math.max(waitMs, await this.#remaining(scope, pending[i], now));
+      }
+    } catch (err) {
+      release();
+      throw err;
+    }
     if (waitMs > 0) {
+      release();
       throw new RateLimitError(
         "Too many failed logins from this address; try again later",
         Math.max(1, Math.ceil(waitMs / 1000)),
         { code: "login_throttled" },
       );
     }
-    const slots = scopes.map((s) => s.slot);
+    return release;
+  }
+
+  /** Counts an attempt under each of `slots`; the returned function takes it back once. */
+  #reserve(slots: string[]): () => void {
     for (const slot of slots) this.#inFlight.set(slot, (this.#inFlight.get(slot) ?? 0) + 1);
     let released = false;
     return () => {
@@ -108,10 +124,9 @@ export class LoginLimiter {
     };
   }
 
-  /** How long `scope` must still wait at `now` (ms; 0 when it may try). */
-  #remaining(scope: Scope, now: number): number {
-    const pending = this.#inFlight.get(scope.slot) ?? 0;
-    const f = scope.failures();
+  /** How long `scope` must still wait at `now` with `pending` attempts before this one (ms). */
+  async #remaining(scope: Scope, pending: number, now: number): Promise<number> {
+    const f = await scope.failures();
     const wait = backoffMs(f.count + pending, scope.free, this.options);
     if (wait === 0) return 0;
     // An attempt still being verified is a failure happening now, as far as anyone knows.
@@ -122,19 +137,19 @@ export class LoginLimiter {
   /** Sleeps the slow-down of `username` (never refuses); call before checking its password. */
   async slowDown(username: string): Promise<void> {
     const since = this.clock.now() - this.options.windowMs;
-    const ms = slowdownMs(this.repo.countOfUsername(username, since), this.options);
+    const ms = slowdownMs(await this.repo.countOfUsername(username, since), this.options);
     if (ms > 0) await this.sleep(ms);
   }
 
   /** Records a failed attempt; at most once a minute also drops failures older than the window. */
-  fail(username: string, address: string): void {
+  async fail(username: string, address: string): Promise<void> {
     const now = this.clock.now();
     // The deletion scans the table by time, which no index covers; under a spread-out attack
     // the table holds many rows, so it runs once a minute rather than with every failure.
     const prune = now - this.#prunedAt >= PRUNE_EVERY_MS;
-    this.transactor.tx(() => {
-      if (prune) this.repo.deleteUpTo(now - this.options.windowMs);
-      this.repo.add(username, addressKey(address), now);
+    await this.transactor.tx(async () => {
+      if (prune) await this.repo.deleteUpTo(now - this.options.windowMs);
+      await this.repo.add(username, addressKey(address), now);
     });
     if (prune) this.#prunedAt = now;
   }
@@ -144,7 +159,7 @@ export class LoginLimiter {
    * Failures from other addresses stay: a login by the rightful user must not
    * reset an attacker's wait.
    */
-  succeed(username: string, address: string): void {
-    this.repo.clearPair(addressKey(address), username);
+  succeed(username: string, address: string): Promise<void> {
+    return this.repo.clearPair(addressKey(address), username);
   }
 }

@@ -25,15 +25,15 @@ export class SessionService {
   constructor(private readonly repo: SessionRepo, private readonly clock: Clock) {}
 
   /** Starts a session; returns the cookie value (shown only here). */
-  create(
+  async create(
     userId: string,
     meta: { address: string; userAgent: string },
-  ): { cookie: string; id: string; expiresAt: number } {
+  ): Promise<{ cookie: string; id: string; expiresAt: number }> {
     const id = crypto.randomUUID();
     const secret = randomToken(32);
     const now = this.clock.now();
     const expiresAt = now + SESSION_IDLE_MS;
-    this.repo.insert({
+    await this.repo.insert({
       id,
       secretHash: sha256Hex(secret),
       userId,
@@ -50,37 +50,37 @@ export class SessionService {
    * `touch` is false: a background re-check must not keep a session alive);
    * null when invalid or expired.
    */
-  resolve(cookie: string | undefined, touch = true): ResolvedSession | null {
+  async resolve(cookie: string | undefined, touch = true): Promise<ResolvedSession | null> {
     if (!cookie) return null;
     const m = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{20,64})$/.exec(cookie);
     if (!m) return null;
-    const s = this.repo.withUser(m[1]);
+    const s = await this.repo.withUser(m[1]);
     if (!s || !safeEqual(sha256Hex(m[2]), s.secretHash)) return null;
     const now = this.clock.now();
     if (now >= s.expiresAt) {
-      this.repo.delete(s.id);
+      await this.repo.delete(s.id);
       return null;
     }
     let expiresAt = s.expiresAt;
     if (touch && now - s.lastSeen >= TOUCH_EVERY_MS) {
       expiresAt = Math.min(now + SESSION_IDLE_MS, s.createdAt + SESSION_MAX_MS);
-      this.repo.slide(s.id, now, expiresAt);
+      await this.repo.slide(s.id, now, expiresAt);
     }
     return { id: s.id, user: s.user, expiresAt };
   }
 
   /** Ends one session. */
-  end(id: string): void {
-    this.repo.delete(id);
+  end(id: string): Promise<void> {
+    return this.repo.delete(id);
   }
 
   /** Ends every session of a user; returns how many. */
-  endAllForUser(userId: string): number {
+  endAllForUser(userId: string): Promise<number> {
     return this.repo.deleteForUser(userId);
   }
 
   /** Drops expired rows; run by the housekeeping timer. */
-  purgeExpired(): number {
+  purgeExpired(): Promise<number> {
     return this.repo.deleteExpired(this.clock.now());
   }
 }

@@ -1,5 +1,9 @@
-/** The `api_tokens` table: API tokens, read with their owner. */
-import type { Store } from "../store/store.ts";
+/**
+ * The `api_tokens` table: API tokens, read with their owner. Ported to both
+ * engines (docs/architecture.md, "Repositories"): the PostgreSQL twin is
+ * `pg_token_repo.ts`.
+ */
+import type { SqliteAsync } from "../store/sqlite_async.ts";
 import type { Role } from "./roles.ts";
 import type { AuthUser } from "./user.ts";
 
@@ -26,19 +30,20 @@ export interface NewToken {
 }
 
 export interface TokenRepo {
-  insert(token: NewToken): void;
+  insert(token: NewToken): Promise<void>;
   /** The token `id` with its owner; undefined when absent. */
-  byId(id: string): TokenRecord | undefined;
-  /** Every token, newest first. */
-  listAll(): TokenRecord[];
-  /** The tokens of one user, newest first. */
-  listOf(userId: string): TokenRecord[];
-  delete(id: string): void;
+  byId(id: string): Promise<TokenRecord | undefined>;
+  /** Every token, newest first (then by id, descending). */
+  listAll(): Promise<TokenRecord[]>;
+  /** The tokens of one user, newest first (then by id, descending). */
+  listOf(userId: string): Promise<TokenRecord[]>;
+  delete(id: string): Promise<void>;
   /** Records use at `at`. */
-  touch(id: string, at: number): void;
+  touch(id: string, at: number): Promise<void>;
 }
 
-interface TokenRow {
+/** A row as both engines return it. */
+export interface TokenRow {
   id: string;
   user_id: string;
   name: string;
@@ -55,7 +60,7 @@ const SELECT_WITH_OWNER = `SELECT t.id, t.user_id, t.name, t.token_hash, t.creat
     t.expires_at, t.last_used_at, u.username, u.email, u.role
   FROM api_tokens t JOIN users u ON u.id = t.user_id`;
 
-const toRecord = (r: TokenRow): TokenRecord => ({
+export const toRecord = (r: TokenRow): TokenRecord => ({
   id: r.id,
   name: r.name,
   tokenHash: r.token_hash,
@@ -66,42 +71,54 @@ const toRecord = (r: TokenRow): TokenRecord => ({
 });
 
 export class SqliteTokenRepo implements TokenRepo {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: SqliteAsync) {}
 
-  insert(t: NewToken): void {
-    this.store.run(
-      "INSERT INTO api_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-      t.id,
-      t.userId,
-      t.name,
-      t.tokenHash,
-      t.createdAt,
-      t.expiresAt,
+  insert(t: NewToken): Promise<void> {
+    return this.db.run((store) => {
+      store.run(
+        "INSERT INTO api_tokens (id, user_id, name, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        t.id,
+        t.userId,
+        t.name,
+        t.tokenHash,
+        t.createdAt,
+        t.expiresAt,
+      );
+    });
+  }
+
+  byId(id: string): Promise<TokenRecord | undefined> {
+    return this.db.run((store) => {
+      const r = store.get<TokenRow>(`${SELECT_WITH_OWNER} WHERE t.id = ?`, id);
+      return r && toRecord(r);
+    });
+  }
+
+  listAll(): Promise<TokenRecord[]> {
+    return this.db.run((store) =>
+      store.all<TokenRow>(`${SELECT_WITH_OWNER} ORDER BY t.created_at DESC, t.id DESC`)
+        .map(toRecord)
     );
   }
 
-  byId(id: string): TokenRecord | undefined {
-    const r = this.store.get<TokenRow>(`${SELECT_WITH_OWNER} WHERE t.id = ?`, id);
-    return r && toRecord(r);
+  listOf(userId: string): Promise<TokenRecord[]> {
+    return this.db.run((store) =>
+      store.all<TokenRow>(
+        `${SELECT_WITH_OWNER} WHERE t.user_id = ? ORDER BY t.created_at DESC, t.id DESC`,
+        userId,
+      ).map(toRecord)
+    );
   }
 
-  listAll(): TokenRecord[] {
-    return this.store.all<TokenRow>(`${SELECT_WITH_OWNER} ORDER BY t.created_at DESC`)
-      .map(toRecord);
+  delete(id: string): Promise<void> {
+    return this.db.run((store) => {
+      store.run("DELETE FROM api_tokens WHERE id = ?", id);
+    });
   }
 
-  listOf(userId: string): TokenRecord[] {
-    return this.store.all<TokenRow>(
-      `${SELECT_WITH_OWNER} WHERE t.user_id = ? ORDER BY t.created_at DESC`,
-      userId,
-    ).map(toRecord);
-  }
-
-  delete(id: string): void {
-    this.store.run("DELETE FROM api_tokens WHERE id = ?", id);
-  }
-
-  touch(id: string, at: number): void {
-    this.store.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", at, id);
+  touch(id: string, at: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", at, id);
+    });
   }
 }

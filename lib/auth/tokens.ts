@@ -6,7 +6,7 @@
 import type { AuditLog } from "../audit/audit.ts";
 import { type Clock, isoTime } from "../clock.ts";
 import { NotFoundError } from "../errors.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { roleAtLeast } from "./roles.ts";
 import { randomToken, safeEqual, sha256Hex } from "./secret.ts";
 import type { TokenRecord, TokenRepo } from "./token_repo.ts";
@@ -37,7 +37,7 @@ export interface TokenMeta {
 export class TokenService {
   constructor(
     private readonly repo: TokenRepo,
-    private readonly transactor: Transactor,
+    private readonly transactor: AsyncTransactor,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
   ) {}
@@ -57,20 +57,21 @@ export class TokenService {
   }
 
   /** Creates a token for `owner`; the raw value is only in this result. */
-  create(
+  async create(
     owner: AuthUser,
     name: string,
     expiresInDays: number,
-  ): { raw_token: string; meta: TokenMeta } {
+  ): Promise<{ raw_token: string; meta: TokenMeta }> {
     const id = crypto.randomUUID();
     const raw = `svc_${id}_${randomToken(32)}`;
+    const tokenHash = sha256Hex(raw);
     const now = this.clock.now();
-    this.transactor.tx(() => {
-      this.repo.insert({
+    await this.transactor.tx(async () => {
+      await this.repo.insert({
         id,
         userId: owner.id,
         name,
-        tokenHash: sha256Hex(raw),
+        tokenHash,
         createdAt: now,
         expiresAt: now + expiresInDays * DAY_MS,
       });
@@ -82,25 +83,25 @@ export class TokenService {
         resource_id: id,
       });
     });
-    return { raw_token: raw, meta: this.#meta(this.repo.byId(id)!) };
+    return { raw_token: raw, meta: this.#meta((await this.repo.byId(id))!) };
   }
 
   /** Tokens owned by `user`, or every token for an administrator asking for all. */
-  list(user: AuthUser, all = false): TokenMeta[] {
+  async list(user: AuthUser, all = false): Promise<TokenMeta[]> {
     const rows = all && roleAtLeast(user.role, "administrator")
-      ? this.repo.listAll()
-      : this.repo.listOf(user.id);
+      ? await this.repo.listAll()
+      : await this.repo.listOf(user.id);
     return rows.map((r) => this.#meta(r));
   }
 
   /** Revokes a token of `caller` (an administrator may revoke anyone's); 404 otherwise. */
-  revoke(id: string, caller: AuthUser): void {
-    const row = this.repo.byId(id);
+  async revoke(id: string, caller: AuthUser): Promise<void> {
+    const row = await this.repo.byId(id);
     if (!row || (row.owner.id !== caller.id && !roleAtLeast(caller.role, "administrator"))) {
       throw new NotFoundError(`Token "${id}" does not exist`);
     }
-    this.transactor.tx(() => {
-      this.repo.delete(id);
+    await this.transactor.tx(async () => {
+      await this.repo.delete(id);
       this.audit.record({
         actor: caller.username,
         event_type: "token.revoked",
@@ -112,15 +113,15 @@ export class TokenService {
   }
 
   /** The owner of a raw bearer token; null when malformed, unknown, revoked or expired. */
-  resolve(raw: string | undefined): AuthUser | null {
+  async resolve(raw: string | undefined): Promise<AuthUser | null> {
     const m = raw ? TOKEN_RE.exec(raw) : null;
     if (!m) return null;
-    const row = this.repo.byId(m[1]);
+    const row = await this.repo.byId(m[1]);
     if (!row || !safeEqual(sha256Hex(raw!), row.tokenHash)) return null;
     const now = this.clock.now();
     if (now >= row.expiresAt) return null;
     if (row.lastUsedAt === null || now - row.lastUsedAt >= TOUCH_EVERY_MS) {
-      this.repo.touch(row.id, now);
+      await this.repo.touch(row.id, now);
     }
     return row.owner;
   }

@@ -24,7 +24,7 @@ const CSP = [
 
 /** Text the dashboard sends that compresses well; API JSON is left as the API tests expect it. */
 export const handler = define.middleware(async (ctx) => {
-  const auth = ctx.services.auth.authenticate({
+  const auth = await ctx.services.auth.authenticate({
     cookie: getCookie(ctx.req, SESSION_COOKIE),
     bearer: bearerToken(ctx.req),
   });

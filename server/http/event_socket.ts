@@ -4,7 +4,7 @@
  * disconnected rather than buffered without bound. Sockets are tracked per
  * service set so a shutdown can close them.
  */
-import type { EventBus } from "../../lib/events/bus.ts";
+import type { BusEvent, EventBus } from "../../lib/events/bus.ts";
 import type { Logger } from "../../lib/log/log.ts";
 
 /** More than this many unsent bytes means the client cannot keep up. */
@@ -40,7 +40,7 @@ export function openEventStream(
   events: EventBus,
   owner: object,
   log: Logger,
-  stillValid: () => boolean,
+  stillValid: () => Promise<boolean>,
   revalidateMs = REVALIDATE_MS,
 ): Response {
   const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
@@ -49,17 +49,29 @@ export function openEventStream(
   let check: ReturnType<typeof setInterval> | undefined;
   socket.onopen = () => {
     sockets.add(socket);
-    const revalidate = () => {
-      if (socket.readyState !== WebSocket.OPEN || stillValid()) return true;
+    // A credential that cannot be checked (the store failing) does not keep the stream open.
+    const fail = (err: unknown) => {
+      log.warn("closing an event socket: its credential could not be checked", {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      socket.close(1011, "Credential check failed");
+    };
+    const revalidate = async () => {
+      if (socket.readyState !== WebSocket.OPEN || await stillValid()) return true;
       socket.close(1008, "Credential no longer valid");
       return false;
     };
-    check = setInterval(revalidate, revalidateMs);
+    check = setInterval(() => void revalidate().catch(fail), revalidateMs);
+    // Events go out one after the other, in order, even while one waits for a re-check.
+    let sending = Promise.resolve();
     unsubscribe = events.subscribe((event) => {
+      sending = sending.then(() => send(event)).catch(fail);
+    });
+    const send = async (event: BusEvent) => {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (
         event.type === "AuditEvent" && CREDENTIAL_EVENTS.has(event.payload.event_type) &&
-        !revalidate()
+        !(await revalidate())
       ) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {
         log.warn("closing a slow event socket");
@@ -67,7 +79,7 @@ export function openEventStream(
         return;
       }
       socket.send(JSON.stringify(event));
-    });
+    };
   };
   const cleanup = () => {
     clearInterval(check);

@@ -113,3 +113,36 @@ Deno.test("/api/v1/ws closes the stream when the user's role changes", async () 
   assert(ev !== null, "stream still open after the role change");
   assertEquals(ev.code, 1008);
 });
+
+Deno.test("/api/v1/ws sends events in order while a credential event waits for its re-check", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const ws = await openSocket(`${t.admin.replace("http", "ws")}/api/v1/ws`, { cookie });
+  try {
+    const types: string[] = [];
+    const two = new Promise<void>((resolve) => {
+      ws.addEventListener("message", (e) => {
+        const frame = JSON.parse(String(e.data));
+        if (frame.type !== "AuditEvent") return;
+        types.push(frame.payload.event_type);
+        if (types.length === 2) resolve();
+      });
+    });
+    const audit = (event_type: string) => ({
+      id: "1",
+      time: "2026-01-01T00:00:00.000Z",
+      actor: "someone",
+      event_type,
+      message: "m",
+      resource_type: "user",
+      resource_id: "u",
+    });
+    // Another session's logout makes this socket re-check its own (still valid) session.
+    t.services.events.emit("AuditEvent", audit("auth.logout"));
+    t.services.events.emit("AuditEvent", audit("settings.updated"));
+    await two;
+    assertEquals(types, ["auth.logout", "settings.updated"]);
+  } finally {
+    ws.close();
+  }
+});

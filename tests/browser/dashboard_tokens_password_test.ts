@@ -36,7 +36,7 @@ browserTest(
       await secret.waitFor();
       const raw = (await secret.innerText()).trim();
       assert(/^svc_[0-9a-f-]{36}_/.test(raw), `a raw token is shown: "${raw.slice(0, 8)}…"`);
-      const [stored] = t.services.auth.tokens.list(
+      const [stored] = await t.services.auth.tokens.list(
         (await t.services.users.list()).find((u) => u.username === ADMIN.username)!,
       );
       assertEquals([stored.name, raw.startsWith(`svc_${stored.id}_`)], ["ci-deploy", true]);

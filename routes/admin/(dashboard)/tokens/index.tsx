@@ -45,12 +45,16 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}, askAll = false): Data {
+async function load(
+  ctx: SignedInContext,
+  over: Partial<Data> = {},
+  askAll = false,
+): Promise<Data> {
   const canSeeAll = roleAtLeast(ctx.auth.user.role, "administrator");
   const all = askAll && canSeeAll;
   ctx.state.title = all ? "All users' API tokens" : "API tokens";
   return {
-    tokens: ctx.services.auth.tokens.list(ctx.auth.user, all),
+    tokens: await ctx.services.auth.tokens.list(ctx.auth.user, all),
     all,
     canSeeAll,
     form: emptyForm({ expires_in_days: "90" }),
@@ -61,11 +65,11 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}, askAll = false): D
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const notice = noticeFor(NOTICES.tokens, ctx.query.done);
-    return page(load(ctx, { notice }, ctx.query.all === "true"));
+    return page(await load(ctx, { notice }, ctx.query.all === "true"));
   },
-  POST(ctx) {
+  async POST(ctx) {
     // As in the API: a leaked token must not mint a longer-lived one.
     requireSession(ctx, "Creating an API token");
     const values = ctx.body;
@@ -76,18 +80,18 @@ export const handler = define.handlers(meta, {
       });
       if (!parsed.success) {
         const { form, status } = zodRefusal(parsed.error, values);
-        return page(load(ctx, { form }), { status });
+        return page(await load(ctx, { form }), { status });
       }
-      const { raw_token, meta } = ctx.services.auth.tokens.create(
+      const { raw_token, meta } = await ctx.services.auth.tokens.create(
         ctx.auth.user,
         parsed.data.name,
         parsed.data.expires_in_days,
       );
       // Answered, not redirected: the raw token exists only in this response.
-      return page(load(ctx, { created: { name: meta.name, raw: raw_token } }));
+      return page(await load(ctx, { created: { name: meta.name, raw: raw_token } }));
     } catch (err) {
       const { form, status } = formFailure(err, values, FIELDS);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

@@ -27,8 +27,8 @@ export const handler = define.handlers(meta, {
     const credential = { cookie: getCookie(ctx.req, SESSION_COOKIE), bearer: bearerToken(ctx.req) };
     const opened = ctx.auth.user;
     // The stream ends with its credential, and when the user's role changes.
-    const stillValid = () => {
-      const now = auth.authenticate(credential, false);
+    const stillValid = async () => {
+      const now = await auth.authenticate(credential, false);
       return now !== null && now.user.id === opened.id && now.user.role === opened.role;
     };
     return openEventStream(ctx.req, events, ctx.services, log, stillValid);

@@ -14,17 +14,17 @@ const route = confirmRoute({
   },
   // Like the API, anyone signed in may revoke their own tokens; administrators anyone's.
   access: "viewer",
-  load: (ctx) => {
+  load: async (ctx) => {
     // As DELETE /auth/tokens/{id}: `list(…, true)` is every token for an administrator and
     // one's own for anyone else, so another user's token is 404 for a non-administrator.
-    const token = ctx.services.auth.tokens.list(ctx.auth.user, true).find((t) =>
+    const token = (await ctx.services.auth.tokens.list(ctx.auth.user, true)).find((t) =>
       t.id === ctx.params.id
     );
     if (!token) throw new NotFoundError(`Token "${ctx.params.id}" does not exist`);
     return { token, others: othersOf(ctx, token) };
   },
-  act: (ctx, { token, others }) => {
-    ctx.services.auth.tokens.revoke(token.id, ctx.auth.user);
+  act: async (ctx, { token, others }) => {
+    await ctx.services.auth.tokens.revoke(token.id, ctx.auth.user);
     return others ? "/tokens?all=true&done=revoked" : "/tokens?done=revoked";
   },
   text: ({ token, others }) => ({

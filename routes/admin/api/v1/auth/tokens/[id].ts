@@ -6,8 +6,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  DELETE(ctx) {
-    ctx.services.auth.tokens.revoke(ctx.params.id, ctx.auth.user);
+  async DELETE(ctx) {
+    await ctx.services.auth.tokens.revoke(ctx.params.id, ctx.auth.user);
     return { success: true, message: "Token revoked" };
   },
 });

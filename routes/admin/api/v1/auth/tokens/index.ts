@@ -21,9 +21,9 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     return {
-      tokens: ctx.services.auth.tokens.list(ctx.auth.user, ctx.query.all === "true"),
+      tokens: await ctx.services.auth.tokens.list(ctx.auth.user, ctx.query.all === "true"),
     };
   },
   POST(ctx) {
