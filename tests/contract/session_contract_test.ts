@@ -15,6 +15,7 @@ import {
 } from "../../lib/auth/session_repo.ts";
 import { SqliteUserRepo, type UserRepo } from "../../lib/auth/user_repo.ts";
 import { type Engine, repoContract } from "./engines.ts";
+import { seedOwners } from "./owners.ts";
 
 type Repos = { sessions: SessionRepo; users: UserRepo };
 
@@ -23,16 +24,7 @@ async function withUsers(e: Engine): Promise<Repos> {
     sqlite: (db) => ({ sessions: new SqliteSessionRepo(db), users: new SqliteUserRepo(db) }),
     postgres: (db) => ({ sessions: new PgSessionRepo(db), users: new PgUserRepo(db) }),
   });
-  for (const [id, username] of [["u1", "alice"], ["u2", "bob"]]) {
-    await r.users.insert({
-      id,
-      username,
-      email: `${username}@example.org`,
-      role: "operator",
-      passwordHash: "hash",
-      createdAt: 1,
-    });
-  }
+  await seedOwners(r.users);
   return r;
 }
 

@@ -15,6 +15,7 @@ import {
 } from "../../lib/auth/token_repo.ts";
 import { SqliteUserRepo, type UserRepo } from "../../lib/auth/user_repo.ts";
 import { type Engine, repoContract } from "./engines.ts";
+import { seedOwners } from "./owners.ts";
 
 function reposOf(e: Engine): { tokens: TokenRepo; users: UserRepo } {
   return e.pick<{ tokens: TokenRepo; users: UserRepo }>({
@@ -25,16 +26,7 @@ function reposOf(e: Engine): { tokens: TokenRepo; users: UserRepo } {
 
 async function withOwners(e: Engine) {
   const r = reposOf(e);
-  for (const [id, username] of [["u1", "alice"], ["u2", "bob"]]) {
-    await r.users.insert({
-      id,
-      username,
-      email: `${username}@example.org`,
-      role: "operator",
-      passwordHash: "hash",
-      createdAt: 1,
-    });
-  }
+  await seedOwners(r.users);
   return r;
 }
 
