@@ -3,6 +3,7 @@ import { Page } from "@/components/page.tsx";
 import { pageRefusal } from "@/components/refusal.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { define } from "@/server/listeners/admin/context.ts";
+import { attachment } from "@/server/http/attachment.ts";
 
 export const meta = define.meta({
   GET: {
@@ -16,15 +17,8 @@ export const handler = define.handlers(meta, {
     try {
       const file = await ctx.services.backups.download(ctx.params.id, ctx.auth.user.username);
       const opened = await Deno.open(file.path);
-      return new Response(opened.readable, {
-        headers: {
-          "Content-Type": "application/vnd.sqlite3",
-          "Content-Length": String(file.size),
-          // The service checked the id against [0-9TZ-a-f], so quoting is enough.
-          "Content-Disposition": `attachment; filename="${file.filename}"`,
-          "Cache-Control": "no-store",
-        },
-      });
+      // The service checked the id against [0-9TZ-a-f]: the name is safe.
+      return attachment(opened.readable, file.filename, "application/vnd.sqlite3", file.size);
     } catch (err) {
       ctx.state.title = "Download backup";
       const { error, status } = pageRefusal(err);

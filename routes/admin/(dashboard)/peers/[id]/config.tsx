@@ -8,6 +8,7 @@ import {
 import { page, type PageProps } from "@/server/http/define.ts";
 import type { FormState } from "@/server/http/form.ts";
 import { define } from "@/server/listeners/admin/context.ts";
+import { attachment } from "@/server/http/attachment.ts";
 
 export const meta = define.meta({
   GET: {
@@ -28,14 +29,7 @@ export const handler = define.handlers(meta, {
     try {
       const opts = configOptions(ctx.query);
       const file = peers.config(ctx.params.id, opts, ctx.auth.user.username);
-      return new Response(file.content, {
-        headers: {
-          "Content-Type": "text/plain; charset=utf-8",
-          "Content-Disposition": `attachment; filename="${file.filename}"`,
-          // The file holds a private key: no cache may keep it.
-          "Cache-Control": "no-store",
-        },
-      });
+      return attachment(file.content, file.filename, "text/plain; charset=utf-8");
     } catch (err) {
       ctx.state.title = "Configuration";
       const { form, status } = choicesFailure(err, ctx.query);

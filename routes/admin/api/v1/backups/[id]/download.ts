@@ -1,4 +1,5 @@
 import { define } from "@/server/listeners/admin/context.ts";
+import { attachment } from "@/server/http/attachment.ts";
 
 export const meta = define.meta({
   GET: {
@@ -13,14 +14,7 @@ export const handler = define.handlers(meta, {
   async GET(ctx) {
     const file = await ctx.services.backups.download(ctx.params.id, ctx.auth.user.username);
     const opened = await Deno.open(file.path);
-    return new Response(opened.readable, {
-      headers: {
-        "Content-Type": "application/vnd.sqlite3",
-        "Content-Length": String(file.size),
-        // The id is checked against [0-9TZ-a-f] before it gets here, so quoting is enough.
-        "Content-Disposition": `attachment; filename="${file.filename}"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    // The id is checked against [0-9TZ-a-f] before it gets here: the name is safe.
+    return attachment(opened.readable, file.filename, "application/vnd.sqlite3", file.size);
   },
 });

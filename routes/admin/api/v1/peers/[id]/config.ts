@@ -1,5 +1,6 @@
 import { configQuerySchema } from "@/lib/tunnel/schemas.ts";
 import { define } from "@/server/listeners/admin/context.ts";
+import { attachment } from "@/server/http/attachment.ts";
 
 export const meta = define.meta({
   GET: {
@@ -18,14 +19,7 @@ export const handler = define.handlers(meta, {
       ctx.query,
       ctx.auth.user.username,
     );
-    return new Response(file.content, {
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        // The service reduces the name to [A-Za-z0-9_=+.-], so quoting is enough.
-        "Content-Disposition": `attachment; filename="${file.filename}"`,
-        // A private key must not linger in caches.
-        "Cache-Control": "no-store",
-      },
-    });
+    // The service reduces the name to [A-Za-z0-9_=+.-]: the name is safe.
+    return attachment(file.content, file.filename, "text/plain; charset=utf-8");
   },
 });

@@ -1,4 +1,5 @@
 import { define } from "@/server/listeners/dns_api/context.ts";
+import { attachment } from "@/server/http/attachment.ts";
 
 export const meta = define.meta({
   GET: {
@@ -22,12 +23,6 @@ export const handler = define.handlers(meta, {
     const text = dns.exportZone(zone);
     // Classless reverse zones hold "/", which a file name cannot.
     const file = `${zone.replaceAll("/", "_")}.zone`;
-    return new Response(text, {
-      headers: {
-        "Content-Type": `${contentType(ctx.req.headers.get("accept"))}; charset=utf-8`,
-        "Content-Disposition": `attachment; filename="${file}"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    return attachment(text, file, `${contentType(ctx.req.headers.get("accept"))}; charset=utf-8`);
   },
 });
