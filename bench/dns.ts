@@ -13,8 +13,7 @@
  *
  * Options (env): BENCH_SECONDS (default 10), BENCH_CLIENTS (default 2).
  */
-import { AuditLog } from "../lib/audit/audit.ts";
-import { SqliteAuditRepo } from "../lib/audit/audit_repo.ts";
+import { sqliteAuditLog } from "../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../lib/clock.ts";
 import { parseAcl } from "../lib/dns/acl.ts";
 import { sqliteDnsRepos } from "../lib/dns/dns_repos.ts";
@@ -134,7 +133,7 @@ const index = new DnsIndex(repos);
 const service = new DnsService({
   ...repos,
   transactor: store,
-  audit: new AuditLog(new SqliteAuditRepo(store), store, bus, systemClock),
+  audit: sqliteAuditLog(store, bus, systemClock),
   events: bus,
   clock: systemClock,
   nameservers: ["ns1.{zone}"],

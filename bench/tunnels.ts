@@ -20,8 +20,7 @@ import { desiredState } from "../lib/tunnel/desired_state.ts";
 import { HostSync } from "../lib/tunnel/host_sync.ts";
 import { tunnelRepos } from "../lib/tunnel/tunnel_repos.ts";
 import { silentLogger } from "../lib/log/log.ts";
-import { AuditLog } from "../lib/audit/audit.ts";
-import { SqliteAuditRepo } from "../lib/audit/audit_repo.ts";
+import { sqliteAuditLog } from "../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../lib/clock.ts";
 import { EventBus } from "../lib/events/bus.ts";
 import { NoneDriver } from "../lib/host/none_driver.ts";
@@ -148,7 +147,7 @@ async function seedStore(dir: string, n: number): Promise<{ id: string; name: st
   try {
     const tunnels = createTunnels({
       store,
-      audit: new AuditLog(new SqliteAuditRepo(store), store, new EventBus(), systemClock),
+      audit: sqliteAuditLog(store, new EventBus(), systemClock),
       events: new EventBus(),
       logger: silentLogger,
       driver: new NoneDriver(),

@@ -1,10 +1,13 @@
 /**
  * The `audit` table: appends, filtered pages and the list of event types.
- * The table itself refuses changes and deletions (a trigger of migration 1),
- * so this repository has no way to alter a record.
+ * The table itself refuses changes and deletions (a trigger on both
+ * engines), so this repository has no way to alter a record. Ported to both
+ * engines (docs/architecture.md, "Repositories"): the PostgreSQL twin is
+ * `pg_audit_repo.ts`.
  */
-import type { Store } from "../store/store.ts";
 import type { PageWindow } from "../paging.ts";
+import type { SqliteAsync } from "../store/sqlite_async.ts";
+import type { Store } from "../store/store.ts";
 import type { AuditInput, AuditMatch } from "./audit.ts";
 
 /** One stored record; `at` is Unix milliseconds. */
@@ -15,51 +18,73 @@ export interface StoredAudit extends AuditInput {
 
 export interface AuditRepo {
   /** Appends one record and returns its id. */
-  append(entry: AuditInput, at: number): number;
+  append(entry: AuditInput, at: number): Promise<number>;
   /** The records matching `match` in `window`, newest first (by id, descending). */
-  rows(match: AuditMatch, window: PageWindow): StoredAudit[];
+  rows(match: AuditMatch, window: PageWindow): Promise<StoredAudit[]>;
   /** How many records match. */
-  count(match: AuditMatch): number;
-  /** Distinct event types, sorted. */
-  eventTypes(): string[];
+  count(match: AuditMatch): Promise<number>;
+  /** Distinct event types, sorted by code point. */
+  eventTypes(): Promise<string[]>;
 }
 
-export class SqliteAuditRepo implements AuditRepo {
-  constructor(private readonly store: Store) {}
+/**
+ * The synchronous append the domains not yet ported still call inside their
+ * synchronous SQLite transactions (it goes with the last of them).
+ */
+export interface SyncAuditAppend {
+  appendNow(entry: AuditInput, at: number): number;
+}
 
-  append(entry: AuditInput, at: number): number {
-    return this.store.run(
-      "INSERT INTO audit (at, actor, event_type, message, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?)",
-      at,
-      entry.actor,
-      entry.event_type,
-      entry.message,
-      entry.resource_type,
-      entry.resource_id,
-    ).lastInsertRowid;
+export class SqliteAuditRepo implements AuditRepo, SyncAuditAppend {
+  constructor(private readonly db: SqliteAsync) {}
+
+  appendNow(entry: AuditInput, at: number): number {
+    return insert(this.db.store, entry, at);
   }
 
-  rows(match: AuditMatch, w: PageWindow): StoredAudit[] {
+  append(entry: AuditInput, at: number): Promise<number> {
+    return this.db.run((store) => insert(store, entry, at));
+  }
+
+  rows(match: AuditMatch, w: PageWindow): Promise<StoredAudit[]> {
     const { clause, params } = matchSql(match, w.after?.[0] as number | undefined);
-    return this.store.all<StoredAudit>(
-      `SELECT id, at, actor, event_type, message, resource_type, resource_id FROM audit ${clause}
+    return this.db.run((store) =>
+      store.all<StoredAudit>(
+        `SELECT id, at, actor, event_type, message, resource_type, resource_id FROM audit ${clause}
        ORDER BY id DESC LIMIT ? OFFSET ?`,
-      ...params,
-      w.limit ?? -1,
-      w.offset,
+        ...params,
+        w.limit ?? -1,
+        w.offset,
+      )
     );
   }
 
-  count(match: AuditMatch): number {
+  count(match: AuditMatch): Promise<number> {
     const { clause, params } = matchSql(match);
-    return this.store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n;
+    return this.db.run((store) =>
+      store.get<{ n: number }>(`SELECT count(*) AS n FROM audit ${clause}`, ...params)!.n
+    );
   }
 
-  eventTypes(): string[] {
-    return this.store.all<{ event_type: string }>(
-      "SELECT DISTINCT event_type FROM audit ORDER BY event_type",
-    ).map((r) => r.event_type);
+  eventTypes(): Promise<string[]> {
+    return this.db.run((store) =>
+      store.all<{ event_type: string }>(
+        "SELECT DISTINCT event_type FROM audit ORDER BY event_type",
+      ).map((r) => r.event_type)
+    );
   }
+}
+
+function insert(store: Store, entry: AuditInput, at: number): number {
+  return store.run(
+    "INSERT INTO audit (at, actor, event_type, message, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?)",
+    at,
+    entry.actor,
+    entry.event_type,
+    entry.message,
+    entry.resource_type,
+    entry.resource_id,
+  ).lastInsertRowid;
 }
 
 /** The WHERE clause of `match`, and below the id `before` (a keyset cursor) when given. */
@@ -69,18 +94,28 @@ function matchSql(
 ): { clause: string; params: (string | number)[] } {
   const where: string[] = [];
   const params: (string | number)[] = [];
-  const add = (sql: string, v: string | number | undefined) => {
-    if (v !== undefined && v !== "") {
-      where.push(sql);
-      params.push(v);
-    }
-  };
-  add("event_type = ?", match.event_type);
-  add("resource_type = ?", match.resource_type);
-  add("resource_id = ?", match.resource_id);
-  add("actor = ?", match.actor);
-  add("at >= ?", match.since);
-  add("at < ?", match.until);
-  add("id < ?", before);
+  for (const [column, op, value] of matchTerms(match, before)) {
+    where.push(`${column} ${op} ?`);
+    params.push(value);
+  }
   return { clause: where.length ? `WHERE ${where.join(" AND ")}` : "", params };
+}
+
+/** The filter's terms as (column, operator, value); both engines build their WHERE from them. */
+export function matchTerms(
+  match: AuditMatch,
+  before?: number,
+): [string, "=" | ">=" | "<", string | number][] {
+  const terms: [string, "=" | ">=" | "<", string | number | undefined][] = [
+    ["event_type", "=", match.event_type],
+    ["resource_type", "=", match.resource_type],
+    ["resource_id", "=", match.resource_id],
+    ["actor", "=", match.actor],
+    ["at", ">=", match.since],
+    ["at", "<", match.until],
+    ["id", "<", before],
+  ];
+  return terms.filter((t): t is [string, "=" | ">=" | "<", string | number] =>
+    t[2] !== undefined && t[2] !== ""
+  );
 }

@@ -3,8 +3,7 @@ import { rawDelete, rawSet } from "../../tests/helpers/raw_sql.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { ManualClock } from "../clock.ts";
 import { EventBus } from "../events/bus.ts";
-import { AuditLog } from "./audit.ts";
-import { SqliteAuditRepo } from "./audit_repo.ts";
+import { sqliteAuditLog } from "./sqlite_audit.ts";
 
 const entry = (n: number) => ({
   actor: n % 2 ? "alice" : "bob",
@@ -16,14 +15,9 @@ const entry = (n: number) => ({
 
 Deno.test("audit table refuses changes and deletions at the database", async () => {
   await using t = await tempStore();
-  const audit = new AuditLog(
-    new SqliteAuditRepo(t.store),
-    t.store,
-    new EventBus(),
-    new ManualClock(),
-  );
+  const audit = sqliteAuditLog(t.store, new EventBus(), new ManualClock());
   audit.record(entry(1));
   assertThrows(() => rawSet(t.store, "audit", { message: "x" }), Error, "append-only");
   assertThrows(() => rawDelete(t.store, "audit"), Error, "append-only");
-  assertEquals(audit.list({ limit: 10, offset: 0 }).records[0].message, "change 1");
+  assertEquals((await audit.list({ limit: 10, offset: 0 })).records[0].message, "change 1");
 });

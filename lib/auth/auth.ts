@@ -54,7 +54,7 @@ export class AuthService {
         : await verifyAgainstDummy(password);
       if (!ok || !creds) {
         await this.limiter.fail(username, client.address);
-        this.audit.record({
+        await this.audit.add({
           actor: "anonymous",
           event_type: "auth.login_failed",
           // Only names of real users: people sometimes type a password into the username field.
@@ -69,7 +69,7 @@ export class AuthService {
       await this.transactor.tx(async () => {
         await this.limiter.succeed(username, client.address);
         await this.users.touchLogin(creds.user.id);
-        this.audit.record({
+        await this.audit.add({
           actor: creds.user.username,
           event_type: "auth.login",
           message: `Logged in from ${client.address}`,
@@ -97,10 +97,9 @@ export class AuthService {
   /** Ends one cookie session. */
   async logout(auth: Authenticated): Promise<void> {
     if (!auth.sessionId) return;
-    // The audit log is not ported yet: its call is synchronous and takes part in the transaction.
     await this.transactor.tx(async () => {
       await this.sessions.end(auth.sessionId!);
-      this.audit.record({
+      await this.audit.add({
         actor: auth.user.username,
         event_type: "auth.logout",
         message: "Logged out",
@@ -144,7 +143,7 @@ export class AuthService {
     await this.transactor.tx(async () => {
       await this.users.setPasswordHash(user.id, hash);
       ended = await this.sessions.endAllForUser(user.id);
-      this.audit.record({
+      await this.audit.add({
         actor: user.username,
         event_type: "auth.password_changed",
         message: `Changed the password and ended ${ended} session(s)`,

@@ -75,7 +75,7 @@ export class TokenService {
         createdAt: now,
         expiresAt: now + expiresInDays * DAY_MS,
       });
-      this.audit.record({
+      await this.audit.add({
         actor: owner.username,
         event_type: "token.created",
         message: `Created API token "${name}" expiring in ${expiresInDays} days`,
@@ -102,7 +102,7 @@ export class TokenService {
     }
     await this.transactor.tx(async () => {
       await this.repo.delete(id);
-      this.audit.record({
+      await this.audit.add({
         actor: caller.username,
         event_type: "token.revoked",
         message: `Revoked API token "${row.name}" of "${row.owner.username}"`,

@@ -66,7 +66,7 @@ export class UserService {
         passwordHash: hash,
         createdAt: now,
       });
-      this.audit.record({
+      await this.audit.add({
         actor,
         event_type: "user.created",
         message: `Created user "${input.username}" with role "${input.role}"`,
@@ -145,7 +145,7 @@ export class UserService {
         }
       }
       await this.repo.setRole(id, role, this.clock.now());
-      this.audit.record({
+      await this.audit.add({
         actor,
         event_type: "user.role_changed",
         message: `Changed the role of "${r.username}" from "${r.role}" to "${role}"`,

@@ -110,6 +110,6 @@ export const INTERNAL_COMMANDS: Record<string, InternalCommand> = {
     summary: "newest audit records; parameter limit (1-100, 20)",
     target: "none",
     parameters: z.object({ limit: z.number().int().min(1).max(100).default(20) }).strict(),
-    run: (d, _t, p) => d.audit.list({ limit: p.limit as number, offset: 0 }).records,
+    run: async (d, _t, p) => (await d.audit.list({ limit: p.limit as number, offset: 0 })).records,
   },
 };

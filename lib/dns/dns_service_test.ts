@@ -259,7 +259,7 @@ Deno.test("every change bumps the serial date-based, is audited in its transacti
   const changes = events.filter((e) => e.type === "ZoneChanged").map((e) => e.payload);
   assertEquals(changes.length, 5);
   assertEquals(changes[4], { zone: "example.com", action: "record_created", serial: 2026031500 });
-  const log = audit.list({ actor: "alice", limit: 10, offset: 0 });
+  const log = await audit.list({ actor: "alice", limit: 10, offset: 0 });
   assertEquals(log.total, 5);
   assertEquals(log.records[0].event_type, "dns.record.created");
   // A failed change leaves no serial bump, audit record or event.
@@ -267,6 +267,6 @@ Deno.test("every change bumps the serial date-based, is audited in its transacti
     service.createRecord("alice", "example.com", { domain: "x.example.com", type: "A", value: "x" })
   );
   assertEquals(service.getZone("example.com").serial, 2026031500);
-  assertEquals(audit.list({ limit: 10, offset: 0 }).total, 5);
+  assertEquals((await audit.list({ limit: 10, offset: 0 })).total, 5);
   assertEquals(events.filter((e) => e.type === "ZoneChanged").length, 5);
 });

@@ -148,7 +148,7 @@ export class SettingsService {
         description,
         updatedAt: this.clock.now(),
       });
-      this.audit.record({
+      await this.audit.add({
         actor,
         event_type: "settings.updated",
         message: isSecret

@@ -86,7 +86,7 @@ Deno.test("InterfaceService.create() generates keys, defaults port and MTU, audi
   ]);
   assertEquals(a.public_key.length, 44);
   assert(!JSON.stringify(a).includes("private"), "no private key in the view");
-  const rec = h.audit.list({ limit: 10, offset: 0, resource_id: a.id }).records[0];
+  const rec = (await h.audit.list({ limit: 10, offset: 0, resource_id: a.id })).records[0];
   assertEquals([rec.actor, rec.event_type], ["alice", "interface.created"]);
   assertEquals(
     h.events.filter((e) => e.type === "InterfaceChanged").map((e) => e.payload),

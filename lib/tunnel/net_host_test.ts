@@ -179,7 +179,7 @@ Deno.test("no RouteChanged or FirewallChanged when the host apply fails: HostErr
   const [stored] = h.tunnels.routes.list();
   assertEquals(stored.destination, "10.50.0.0/24");
   assertEquals(h.tunnels.firewall.list(), []);
-  const types = h.audit.list({ limit: 50, offset: 0 }).records.map((r) => r.event_type);
+  const types = (await h.audit.list({ limit: 50, offset: 0 })).records.map((r) => r.event_type);
   assert(
     ["route.created", "firewall.disabled", "firewall.deleted"].every((t) => types.includes(t)),
   );

@@ -78,7 +78,7 @@ Deno.test("PeerService listings and audit never carry private or preshared keys"
   const row = new SqlitePeerRepo(h.store).get(peer.id)!;
   assert(row.private_key && row.preshared_key);
   const listing = JSON.stringify(await h.tunnels.peers.list());
-  const audit = JSON.stringify(h.audit.list({ limit: 100, offset: 0 }));
+  const audit = JSON.stringify(await h.audit.list({ limit: 100, offset: 0 }));
   const events = JSON.stringify(h.events);
   for (const text of [listing, audit, events]) {
     assert(!text.includes(row.private_key) && !text.includes(row.preshared_key));
@@ -159,7 +159,7 @@ Deno.test("PeerService.config() uses the query endpoint, else the settings, else
     p.config(peer.id, { endpoint: "h", device: "mobile", connection: "cellular" }, "a").content,
     "MTU = 1300",
   );
-  const exported = h.audit.list({ event_type: "peer.config_exported", limit: 10, offset: 0 });
+  const exported = await h.audit.list({ event_type: "peer.config_exported", limit: 10, offset: 0 });
   assert(exported.total >= 4);
   const own = await p.create(
     iface.id,

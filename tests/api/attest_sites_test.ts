@@ -44,7 +44,7 @@ Deno.test("POST /attest/sites answers 201 with the site key and the secret once;
   assertEquals(JSON.stringify(list.body).includes(s.secret), false);
   const frame = await frames.waitFor((f) => f.type === "SiteChanged");
   assertEquals(frame.payload, { id: s.id, action: "created" });
-  const audit = t.services.audit.list({ resource_id: s.id, limit: 10, offset: 0 }).records;
+  const audit = (await t.services.audit.list({ resource_id: s.id, limit: 10, offset: 0 })).records;
   assertEquals(audit.map((r) => [r.event_type, r.actor]), [["attest_site.created", "admin"]]);
   const everything = JSON.stringify([audit, frames.frames]);
   assertEquals(everything.includes(s.secret), false);
@@ -125,7 +125,7 @@ Deno.test("PUT /attest/sites/{id} changes name and origins but keeps key and sec
   assertEquals(sites.authenticate(s.secret), null);
   assertEquals(sites.authenticate(rotated.body.secret)?.id, s.id);
   assertEquals(sites.authenticate("sk_" + "A".repeat(43)), null);
-  const audit = t.services.audit.list({ resource_id: s.id, limit: 10, offset: 0 }).records;
+  const audit = (await t.services.audit.list({ resource_id: s.id, limit: 10, offset: 0 })).records;
   assertEquals(JSON.stringify(audit).includes(rotated.body.secret), false);
   assertEquals((await api.del(`/attest/sites/${s.id}`)).status, 200);
   assertEquals((await api.get(`/attest/sites/${s.id}`)).status, 404);

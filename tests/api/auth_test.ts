@@ -321,9 +321,10 @@ Deno.test("a failed login names the user only when the username exists", async (
       json: { username, password: "nope" },
     });
   }
-  const messages = t.services.audit.list({ event_type: "auth.login_failed", limit: 10, offset: 0 })
-    .records
-    .map((r) => r.message);
+  const messages =
+    (await t.services.audit.list({ event_type: "auth.login_failed", limit: 10, offset: 0 }))
+      .records
+      .map((r) => r.message);
   assertEquals(messages.length, 2);
   assert(messages.some((m) => m.startsWith('Failed login for "admin"')));
   assert(!messages.some((m) => m.includes("my-password-by-mistake")));

@@ -117,7 +117,7 @@ Deno.test("restore under load: the store equals the backup, every listener keeps
   assertEquals(health.status, 200);
   const fresh = await rig.client();
   assertEquals(await fresh.heartbeat(), true);
-  const audit = t.services.audit.list({ event_type: "backup.restored", limit: 5, offset: 0 });
+  const audit = await t.services.audit.list({ event_type: "backup.restored", limit: 5, offset: 0 });
   assertEquals(audit.records.map((r) => r.resource_id), [backup.id]);
 
   // A damaged backup: bytes flipped in the copy → 422, nothing changes.

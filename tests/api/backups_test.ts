@@ -40,7 +40,7 @@ Deno.test("POST /backups/create writes an owner-only copy and a manifest that de
     db.close();
   }
   assertEquals([m.kind, m.created_by, m.app_version], ["manual", "admin", "0.1.0"]);
-  const audit = t.services.audit.list({ resource_type: "backup", limit: 10, offset: 0 });
+  const audit = await t.services.audit.list({ resource_type: "backup", limit: 10, offset: 0 });
   assertEquals(audit.records.map((r) => `${r.event_type}:${r.resource_id}`), [
     `backup.created:${m.id}`,
   ]);
@@ -77,7 +77,7 @@ Deno.test("GET /backups lists newest first; GET, download and DELETE by id; 404 
     assertEquals((await api.fetch(`/backups/${id}/download`)).status, 404);
     assertEquals((await api.del(`/backups/${id}`)).status, 404);
   }
-  const audit = t.services.audit.list({ resource_type: "backup", limit: 10, offset: 0 });
+  const audit = await t.services.audit.list({ resource_type: "backup", limit: 10, offset: 0 });
   assert(audit.records.some((r) => r.event_type === "backup.downloaded" && r.resource_id === a.id));
   assert(audit.records.some((r) => r.event_type === "backup.deleted" && r.resource_id === a.id));
 });

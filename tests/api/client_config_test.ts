@@ -61,7 +61,7 @@ Deno.test("GET /peers/{id}/config downloads a wg-quick attachment, using the sto
   text = await res.text();
   assertStringIncludes(text, "MTU = 1280\n");
   assertStringIncludes(text, "PersistentKeepalive = 25\n");
-  const exports = t.services.audit.list({
+  const exports = await t.services.audit.list({
     event_type: "peer.config_exported",
     limit: 50,
     offset: 0,
@@ -107,7 +107,8 @@ Deno.test("GET /peers/{id}/config answers 422 without any endpoint, 400 for a ma
   assertEquals(res.status, 422);
   assertStringIncludes(res.body.error, "held by the client");
   assertEquals(
-    t.services.audit.list({ event_type: "peer.config_exported", limit: 5, offset: 0 }).total,
+    (await t.services.audit.list({ event_type: "peer.config_exported", limit: 5, offset: 0 }))
+      .total,
     0,
   );
 });

@@ -128,7 +128,11 @@ Deno.test("POST /cli/execute runs every internal command and never shows an inte
     for (const text of texts) assertEquals(text.includes(secret), false);
   }
   // Each run is audited with the command, not its output.
-  const audit = t.services.audit.list({ event_type: "console.executed", limit: 100, offset: 0 });
+  const audit = await t.services.audit.list({
+    event_type: "console.executed",
+    limit: 100,
+    offset: 0,
+  });
   assertEquals(audit.total, runs.length);
   assertEquals(audit.records.map((r) => r.actor).every((a) => a === "admin"), true);
   assertEquals(
@@ -164,11 +168,11 @@ Deno.test("POST /cli/execute refuses unknown commands (403), mutating ones (403,
   }
   assertEquals((await api.get(`/interfaces/${iface.id}`)).status, 200);
   assertEquals(
-    t.services.audit.list({ event_type: "console.refused", limit: 10, offset: 0 }).total,
+    (await t.services.audit.list({ event_type: "console.refused", limit: 10, offset: 0 })).total,
     5,
   );
   assertEquals(
-    t.services.audit.list({ event_type: "console.executed", limit: 10, offset: 0 }).total,
+    (await t.services.audit.list({ event_type: "console.executed", limit: 10, offset: 0 })).total,
     0,
   );
 });
@@ -204,7 +208,7 @@ Deno.test("POST /cli/execute refuses shell syntax and traversal in target and pa
     assertStringIncludes(r.body.error, words);
   }
   assertEquals(
-    t.services.audit.list({ event_type: "console.executed", limit: 10, offset: 0 }).total,
+    (await t.services.audit.list({ event_type: "console.executed", limit: 10, offset: 0 })).total,
     0,
   );
 });

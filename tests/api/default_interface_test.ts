@@ -26,7 +26,8 @@ Deno.test("first start creates wg0 (10.8.0.1/24, port 51820), protected, and a r
       assertEquals((await api.del(`/interfaces/${list[0].id}`)).status, 403);
       assertEquals((await api.post(`/interfaces/${list[0].id}/disable`)).status, 403);
       assertEquals(
-        t.services.audit.list({ event_type: "interface.created", limit: 5, offset: 0 }).records
+        (await t.services.audit.list({ event_type: "interface.created", limit: 5, offset: 0 }))
+          .records
           .map((r) => r.actor),
         ["system"],
       );

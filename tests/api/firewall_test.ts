@@ -18,8 +18,8 @@ async function setup() {
   return { t, cookie, api, wg1 };
 }
 
-function auditOf(t: TestServer) {
-  return t.services.audit.list({ resource_type: "firewall_rule", limit: 100, offset: 0 })
+async function auditOf(t: TestServer) {
+  return (await t.services.audit.list({ resource_type: "firewall_rule", limit: 100, offset: 0 }))
     .records.reverse();
 }
 
@@ -162,7 +162,7 @@ Deno.test("disable and enable toggle a rule and are idempotent: a repeat answers
     { id: rule.id, action: "enabled" },
     { id: rule.id, action: "deleted" },
   ]);
-  const audit = auditOf(t);
+  const audit = await auditOf(t);
   assertEquals(audit.map((a) => [a.event_type, a.resource_id, a.actor]), [
     ["firewall.created", rule.id, "admin"],
     ["firewall.disabled", rule.id, "admin"],

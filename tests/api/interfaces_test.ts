@@ -173,7 +173,8 @@ Deno.test("enable, disable and restart answer the interface; DELETE removes it w
   assertEquals(del.status, 200);
   assertEquals((await api.get(`/interfaces/${iface.id}`)).status, 404);
   assertEquals((await api.get("/peers")).body.total, 0);
-  const types = t.services.audit.list({ resource_id: iface.id, limit: 50, offset: 0 }).records
+  const types = (await t.services.audit.list({ resource_id: iface.id, limit: 50, offset: 0 }))
+    .records
     .map((r) => r.event_type).reverse();
   assertEquals(types, [
     "interface.created",
@@ -183,9 +184,9 @@ Deno.test("enable, disable and restart answer the interface; DELETE removes it w
     "interface.deleted",
   ]);
   assert(
-    t.services.audit.list({ resource_id: iface.id, limit: 50, offset: 0 }).records.every((r) =>
-      r.actor === "admin"
-    ),
+    (await t.services.audit.list({ resource_id: iface.id, limit: 50, offset: 0 })).records.every((
+      r,
+    ) => r.actor === "admin"),
   );
 });
 

@@ -46,8 +46,8 @@ async function formLogin(t: TestServer, from: string | null, password: string) {
 }
 
 /** The messages of the audit records of `eventType`, newest first. */
-function audited(t: TestServer, eventType: string): string[] {
-  return t.services.audit.list({ event_type: eventType, limit: 50, offset: 0 }).records
+async function audited(t: TestServer, eventType: string): Promise<string[]> {
+  return (await t.services.audit.list({ event_type: eventType, limit: 50, offset: 0 })).records
     .map((r) => r.message);
 }
 
@@ -132,8 +132,8 @@ Deno.test("X-Forwarded-For names the client only when the peer is a trusted prox
     await using t = await startTestServer({ env });
     assertEquals((await apiLogin(t, header, ADMIN.password)).status, 200);
     assertEquals((await apiLogin(t, header, "wrong")).status, 401);
-    const [login] = audited(t, "auth.login");
-    const [failed] = audited(t, "auth.login_failed");
+    const [login] = await audited(t, "auth.login");
+    const [failed] = await audited(t, "auth.login_failed");
     return [login.replace("Logged in from ", ""), failed.replace(/.* from /, "")];
   };
   const chain = `${ATTACKER}, 10.1.2.3`;

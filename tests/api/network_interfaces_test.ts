@@ -23,7 +23,8 @@ Deno.test("POST /interfaces makes the interface's network, named after it (or na
     ["wg1", "10.8.0.0/24", wg1.id, "wg1", "interface", 254, 2],
   );
   // The interface's audit record says what happened to its network.
-  const rec = t.services.audit.list({ resource_id: wg1.id, limit: 5, offset: 0 }).records[0];
+  const rec =
+    (await t.services.audit.list({ resource_id: wg1.id, limit: 5, offset: 0 })).records[0];
   assertEquals(
     rec.message,
     'Created interface "wg1" (10.8.0.1/24, port 51820, mtu 1420); network "wg1" (10.8.0.0/24) created',

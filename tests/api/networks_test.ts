@@ -33,7 +33,7 @@ Deno.test("POST /networks creates a network (201) that GET /networks and GET /ne
     "pool.a",
   ]);
   assertEquals((await api.get(`/networks/${n.id}`)).body, n);
-  const audit = t.services.audit.list({ resource_id: n.id, limit: 10, offset: 0 }).records;
+  const audit = (await t.services.audit.list({ resource_id: n.id, limit: 10, offset: 0 })).records;
   assertEquals(audit.map((r) => [r.event_type, r.actor, r.resource_type]), [
     ["network.created", "admin", "network"],
   ]);
@@ -115,7 +115,8 @@ Deno.test("DELETE /networks/{id} removes a free network and answers 409 for one 
   assertEquals((await api.get("/networks")).body.networks.map((n: { id: string }) => n.id), [
     used.id,
   ]);
-  const audit = t.services.audit.list({ resource_id: pool.id, limit: 10, offset: 0 }).records;
+  const audit =
+    (await t.services.audit.list({ resource_id: pool.id, limit: 10, offset: 0 })).records;
   assertEquals(audit.map((r) => r.event_type), ["network.deleted", "network.created"]);
   for (
     const res of [

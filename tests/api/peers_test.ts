@@ -182,7 +182,7 @@ Deno.test("PUT, enable, disable, revoke and DELETE of a peer; a revoked peer ans
     assertEquals(res.status, 404);
     assertEquals(res.body.status, 404);
   }
-  const types = t.services.audit.list({ resource_id: p.id, limit: 50, offset: 0 }).records
+  const types = (await t.services.audit.list({ resource_id: p.id, limit: 50, offset: 0 })).records
     .map((r) => r.event_type).reverse();
   assertEquals(types, [
     "peer.created",
@@ -294,7 +294,7 @@ Deno.test("no listing, detail, status, plan, audit record or event carries a pri
     outputs.push([path, JSON.stringify(res.body)]);
   }
   outputs.push(["events", JSON.stringify(ws.frames)]);
-  const audit = t.services.audit.list({ limit: 500, offset: 0 }).records;
+  const audit = (await t.services.audit.list({ limit: 500, offset: 0 })).records;
   assert(audit.some((r) => r.event_type === "peer.config_exported"));
   for (const [where, text] of outputs) {
     for (const s of secrets) assert(!text.includes(s), `a secret appears in ${where}`);

@@ -25,7 +25,7 @@ Deno.test("GET /reconcile/plan and POST /reconcile/apply say the host layer is o
     [[], [], false],
   );
   assertEquals(
-    t.services.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 }).total,
+    (await t.services.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 })).total,
     0,
   );
 });

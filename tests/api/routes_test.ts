@@ -19,8 +19,9 @@ async function setup() {
   return { t, cookie, api, wg1, wg2 };
 }
 
-function auditOf(t: TestServer, resourceType: string) {
-  return t.services.audit.list({ resource_type: resourceType, limit: 100, offset: 0 }).records
+async function auditOf(t: TestServer, resourceType: string) {
+  return (await t.services.audit.list({ resource_type: resourceType, limit: 100, offset: 0 }))
+    .records
     .reverse();
 }
 
@@ -172,7 +173,7 @@ Deno.test("RouteChanged goes out on /api/v1/ws with the route's id for create an
     { id: r.id, action: "created" },
     { id: r.id, action: "deleted" },
   ]);
-  const audit = auditOf(t, "route");
+  const audit = await auditOf(t, "route");
   assertEquals(audit.map((a) => [a.event_type, a.resource_id, a.actor]), [
     ["route.created", r.id, "admin"],
     ["route.deleted", r.id, "admin"],
@@ -187,7 +188,7 @@ Deno.test("RouteChanged goes out on /api/v1/ws with the route's id for create an
   assertEquals(auditFrames.map((f) => f.payload.event_type), ["route.created", "route.deleted"]);
   // A refused create writes nothing and announces nothing.
   assertEquals((await api.post("/routes", { destination: "x", gateway: "10.8.0.2" })).status, 400);
-  assertEquals(auditOf(t, "route").length, 2);
+  assertEquals((await auditOf(t, "route")).length, 2);
 });
 
 Deno.test("an interface with routes: disabling it makes them inactive, deleting it is 409 naming them, a new block must keep the gateway", async () => {

@@ -9,6 +9,7 @@ import { type ApiClient, apiClient, type ApiResponse } from "../helpers/api_clie
 import { rawRows } from "../helpers/raw_sql.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 import { timedRead } from "../helpers/timed_read.ts";
 
@@ -146,10 +147,10 @@ Deno.test({
     const api = apiClient(t.admin, { cookie: await t.login() });
     const iface = (await api.post("/interfaces", { name: "wg1", address_v4: "10.8.0.1/16" }))
       .body;
-    const repo = new SqliteAuditRepo(t.services.store);
+    const repo = new SqliteAuditRepo(SqliteAsync.of(t.services.store));
     t.services.store.tx(() => {
       for (let i = 0; i < SEEDED; i++) {
-        repo.append({
+        repo.appendNow({
           actor: "seed",
           event_type: i % 2 ? "seed.odd" : "seed.even",
           message: `Seed record ${i}`,

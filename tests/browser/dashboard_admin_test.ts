@@ -113,7 +113,8 @@ browserTest(NAME, async (browser) => {
     assertStringIncludes(conf, "Address = 10.8.0.2/32");
     assertStringIncludes(conf, "Endpoint = vpn.example.org:51820");
     assertEquals(
-      t.services.audit.list({ event_type: "peer.config_exported", limit: 10, offset: 0 }).total,
+      (await t.services.audit.list({ event_type: "peer.config_exported", limit: 10, offset: 0 }))
+        .total,
       2,
       "the QR and the download are audited",
     );

@@ -104,7 +104,7 @@ Deno.test("console page: a viewer has no console link and its POST is refused wi
   assert(!(await res.text()).includes("data-console-output"));
   assertEquals((await getPage(t, "/console", cookie)).status, 403);
   assert(!(await getPage(t, "/", cookie)).html.includes('href="/console"'), "no nav link");
-  const audit = t.services.audit.list({ limit: 50, offset: 0 }).records;
+  const audit = (await t.services.audit.list({ limit: 50, offset: 0 })).records;
   assert(!audit.some((r) => r.event_type === "console.executed"), "nothing ran");
 });
 

@@ -97,7 +97,11 @@ Deno.test("an operator confirms on /reconcile/apply: the page lists the changes,
     false,
     1400,
   ]);
-  const audit = t.services.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 });
+  const audit = await t.services.audit.list({
+    event_type: "reconcile.applied",
+    limit: 5,
+    offset: 0,
+  });
   assertEquals(audit.records.map((r) => r.actor), ["olga"]);
 
   const after = await getPage(t, "/reconcile?done=applied", cookie);

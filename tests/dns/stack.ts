@@ -2,8 +2,7 @@
  * A real Palisade DNS stack for system tests: temp store, DnsService,
  * answer index, responder and the UDP+TCP listener on a free loopback port.
  */
-import { AuditLog } from "../../lib/audit/audit.ts";
-import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
+import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { parseAcl } from "../../lib/dns/acl.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
@@ -52,7 +51,7 @@ export async function startDnsStack(
   const repos = sqliteDnsRepos(store, opts.journal);
   const index = new DnsIndex(repos, opts.log);
   index.load();
-  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, systemClock);
+  const audit = sqliteAuditLog(store, bus, systemClock);
   const service = new DnsService({
     ...repos,
     transactor: store,

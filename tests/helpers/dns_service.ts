@@ -3,8 +3,7 @@
  * repositories, an audit log and an event bus whose events are collected,
  * and a manual clock (or the one given).
  */
-import { AuditLog } from "../../lib/audit/audit.ts";
-import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
+import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { type Clock, ManualClock } from "../../lib/clock.ts";
 import type { DnsContext, ZoneInvalidator } from "../../lib/dns/dns_context.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
@@ -29,7 +28,7 @@ export function dnsTestService<C extends Clock = ManualClock>(
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 12)) as unknown as C;
-  const audit = new AuditLog(new SqliteAuditRepo(store), store, bus, clock);
+  const audit = sqliteAuditLog(store, bus, clock);
   const ctx: DnsContext = {
     ...sqliteDnsRepos(store),
     transactor: store,

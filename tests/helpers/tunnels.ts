@@ -2,8 +2,8 @@
  * A tunnel stack over a temporary store: audit log, event bus (recording
  * every event), services and the given host driver.
  */
-import { AuditLog } from "../../lib/audit/audit.ts";
-import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
+import type { AuditLog } from "../../lib/audit/audit.ts";
+import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
 import type { HostDriver } from "../../lib/host/driver.ts";
@@ -33,7 +33,7 @@ export async function tunnelHarness(
   const bus = new EventBus();
   const events: BusEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const audit = new AuditLog(new SqliteAuditRepo(t.store), t.store, bus, systemClock);
+  const audit = sqliteAuditLog(t.store, bus, systemClock);
   const endpoint: ServerEndpoint = { host: null, port: null, enabled: false };
   const tunnels = createTunnels({
     store: t.store,

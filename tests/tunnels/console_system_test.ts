@@ -85,7 +85,11 @@ Deno.test("POST /cli/execute runs wg, ip and nft in the namespace and masks ever
     assertEquals(r.status, 200, r.text);
     for (const s of secrets) assertEquals(r.text.includes(s), false, r.text);
   }
-  const audit = t.services.audit.list({ event_type: "console.executed", limit: 20, offset: 0 });
+  const audit = await t.services.audit.list({
+    event_type: "console.executed",
+    limit: 20,
+    offset: 0,
+  });
   assertEquals(audit.total, 10);
   assert(audit.records.some((r) => r.message === `Ran "${inNs}wg show ${ifName} dump" (exit 0)`));
 });

@@ -72,10 +72,16 @@ Deno.test("Reconciler.plan() reports a peer removed behind our back, and apply r
   assert(after.has(b.public_key));
   assertEquals(after.get(a.public_key), before.get(a.public_key));
   assertEquals(after.get(c.public_key), before.get(c.public_key));
-  assertEquals(h.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 }).total, 1);
+  assertEquals(
+    (await h.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 })).total,
+    1,
+  );
   // Nothing left: apply again is a no-op and writes no audit record.
   assertEquals((await t.reconciler.apply("alice")).applied, []);
-  assertEquals(h.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 }).total, 1);
+  assertEquals(
+    (await h.audit.list({ event_type: "reconcile.applied", limit: 5, offset: 0 })).total,
+    1,
+  );
 });
 
 Deno.test("Reconciler.plan() lists link, port, MTU, address, stray and changed peers; apply converges them", async () => {

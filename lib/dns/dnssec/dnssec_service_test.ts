@@ -121,7 +121,7 @@ Deno.test("the private key stays in the store: status, audit and events carry no
     service.dnssecStatus("example.com"),
     service.getZone("example.com"),
     service.exportZone("example.com"),
-    audit.list({ limit: 100, offset: 0 }),
+    await audit.list({ limit: 100, offset: 0 }),
     events,
   ]);
   for (const k of status.keys) {

@@ -117,7 +117,7 @@ Deno.test("rotate publishes a new ZSK and schedules the switch after Ipub and th
     e.type === "ZoneChanged" && e.payload.action === "dnssec_rotated" &&
     e.payload.serial === serial + 1
   ));
-  const rotated = t.audit.list({ event_type: "dns.dnssec.rotated", limit: 5, offset: 0 });
+  const rotated = await t.audit.list({ event_type: "dns.dnssec.rotated", limit: 5, offset: 0 });
   assertEquals(rotated.records.map((a) => [a.actor, a.resource_id]), [["alice", Z]]);
 });
 
@@ -169,7 +169,7 @@ Deno.test("each step comes when due and not before: switch, then removal; the la
     "",
     "a removed key's private key is erased",
   );
-  const steps = t.audit.list({ actor: "system", limit: 10, offset: 0 }).records;
+  const steps = (await t.audit.list({ actor: "system", limit: 10, offset: 0 })).records;
   assertEquals(steps.map((a) => a.event_type).sort(), [
     "dns.dnssec.key_activated",
     "dns.dnssec.key_removed",
@@ -235,7 +235,8 @@ Deno.test("automatic rotation: a rollover starts once the active ZSK has signed 
   const t = await signedZone(st.store);
   const status = await t.service.setDnssec("alice", Z, { enable: true, zsk_rotation_days: 30 });
   assertEquals(status.zsk_rotation_days, 30);
-  const set = t.audit.list({ event_type: "dns.dnssec.updated", limit: 5, offset: 0 }).records;
+  const set =
+    (await t.audit.list({ event_type: "dns.dnssec.updated", limit: 5, offset: 0 })).records;
   assertEquals(set.length, 1);
   const scheduler = new RolloverScheduler(t.ctx, { checkMs: 3_600_000 });
   t.clock.advance(30 * DAY - 1);
@@ -245,7 +246,7 @@ Deno.test("automatic rotation: a rollover starts once the active ZSK has signed 
   await scheduler.tick();
   const [old, fresh] = zsks(t);
   assertEquals([old.state, fresh.state, fresh.key_type], ["active", "published", "ZSK"]);
-  const rotated = t.audit.list({ event_type: "dns.dnssec.rotated", limit: 5, offset: 0 });
+  const rotated = await t.audit.list({ event_type: "dns.dnssec.rotated", limit: 5, offset: 0 });
   assertEquals(rotated.records.map((a) => a.actor), ["system"]);
   // The new key's 30 days count from when it starts signing, not from its publication.
   t.clock.advance(4200 * S);

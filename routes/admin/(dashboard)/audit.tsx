@@ -24,7 +24,7 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Audit";
     const { audit } = ctx.services;
     const filter = {
@@ -32,7 +32,11 @@ export const handler = define.handlers(meta, {
       resource_type: ctx.query.resource_type,
       actor: ctx.query.actor,
     };
-    return page<Data>({ page: audit.list(ctx.query), filter, eventTypes: audit.eventTypes() });
+    return page<Data>({
+      page: await audit.list(ctx.query),
+      filter,
+      eventTypes: await audit.eventTypes(),
+    });
   },
 });
 

@@ -58,7 +58,7 @@ export const handler = define.handlers(meta, {
         ["Audit records", o.audit_records as number, "/audit"],
       ],
       attest: attestRates.snapshot(),
-      recent: audit.list({ limit: 8, offset: 0 }).records,
+      recent: (await audit.list({ limit: 8, offset: 0 })).records,
       uptime: o.uptime_seconds as number,
     });
   },
