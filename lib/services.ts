@@ -234,7 +234,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { users, sessions, auth, dnsAuth, jwt } = authServices(common);
   const settingsRepo = new SqliteSettingsRepo(db);
   const settings = new SettingsService(settingsRepo, db, audit, events, clock);
-  const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
+  const system = new SystemService(new SqliteSystemRepo(db), clock, opts.commit ?? "unknown");
   const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
@@ -347,7 +347,7 @@ function diagnosticsOf(
   return new Diagnostics()
     .register(
       "database",
-      () => databaseDiagnostics(new SqliteSystemRepo(common.store), schemaVersion),
+      () => databaseDiagnostics(new SqliteSystemRepo(SqliteAsync.of(common.store)), schemaVersion),
     )
     .register("tunnels", () => d.tunnels.diagnostics())
     .register("firewall", () => d.tunnels.netDiagnostics("firewall"))

@@ -8,7 +8,7 @@
  */
 import { isoTime } from "../clock.ts";
 import { NotFoundError } from "../errors.ts";
-import type { SystemRepo } from "./system_repo.ts";
+import type { PgServerProbe, SqliteFileProbe, SystemRepo } from "./system_repo.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail" | "off";
 
@@ -57,42 +57,31 @@ export function worstStatus(checks: { status: CheckStatus }[]): CheckStatus {
 /** A WAL past this size means checkpoints are not keeping up (a long reader, a stuck writer). */
 export const WAL_WARN_BYTES = 256 * 1024 * 1024;
 
-type DatabaseProbe = Pick<
-  SystemRepo,
-  "ping" | "journalMode" | "quickCheck" | "walBytes" | "schemaVersion"
->;
+/** Open connections past this share of `max_connections` warn: new instances may be refused. */
+export const CONNECTIONS_WARN_SHARE = 0.8;
 
 /**
- * The store's checks: it answers a query, runs in WAL mode, passes
- * `PRAGMA quick_check`, its WAL is not runaway, and its schema is the
- * version this build migrates to (`expectedVersion`).
+ * The store's checks: it answers a query, its schema is the version this
+ * build migrates to (`expectedVersion`), and the engine's own: on SQLite WAL
+ * mode, `PRAGMA quick_check` and a WAL that is not runaway; on PostgreSQL
+ * the server's version and its connections against `max_connections`.
  */
-export function databaseDiagnostics(db: DatabaseProbe, expectedVersion: number): SubsystemReport {
+export async function databaseDiagnostics(
+  db: Pick<SystemRepo, "ping" | "schemaVersion" | "probe">,
+  expectedVersion: number,
+): Promise<SubsystemReport> {
   const checks: Check[] = [];
   try {
-    db.ping();
+    await db.ping();
   } catch (err) {
     checks.push(check("query", "fail", (err as Error).message));
     return { subsystem: "database", status: "fail", checks };
   }
   checks.push(check("query", "ok", "The store answers queries"));
-  const mode = db.journalMode();
   checks.push(
-    check("journal_mode", mode === "wal" ? "ok" : "warn", `journal_mode is ${mode}`, {
-      journal_mode: mode ?? null,
-    }),
+    ...(db.probe.engine === "sqlite" ? sqliteChecks(db.probe) : await pgChecks(db.probe)),
   );
-  checks.push(integrityCheck(db));
-  const wal = db.walBytes();
-  checks.push(
-    check(
-      "wal_size",
-      wal !== null && wal > WAL_WARN_BYTES ? "warn" : "ok",
-      wal === null ? "No WAL file" : `The WAL holds ${wal} bytes`,
-      { wal_bytes: wal, warn_above_bytes: WAL_WARN_BYTES },
-    ),
-  );
-  const version = db.schemaVersion();
+  const version = await db.schemaVersion();
   checks.push(
     check(
       "schema_version",
@@ -106,7 +95,38 @@ export function databaseDiagnostics(db: DatabaseProbe, expectedVersion: number):
   return { subsystem: "database", status: worstStatus(checks), checks };
 }
 
-function integrityCheck(db: DatabaseProbe): Check {
+function sqliteChecks(db: SqliteFileProbe): Check[] {
+  const mode = db.journalMode();
+  const wal = db.walBytes();
+  return [
+    check("journal_mode", mode === "wal" ? "ok" : "warn", `journal_mode is ${mode}`, {
+      journal_mode: mode ?? null,
+    }),
+    integrityCheck(db),
+    check(
+      "wal_size",
+      wal !== null && wal > WAL_WARN_BYTES ? "warn" : "ok",
+      wal === null ? "No WAL file" : `The WAL holds ${wal} bytes`,
+      { wal_bytes: wal, warn_above_bytes: WAL_WARN_BYTES },
+    ),
+  ];
+}
+
+async function pgChecks(db: PgServerProbe): Promise<Check[]> {
+  const { open, max } = await db.connections();
+  const warnAt = Math.floor(max * CONNECTIONS_WARN_SHARE);
+  return [
+    check("server_version", "ok", `PostgreSQL ${await db.serverVersion()}`),
+    check(
+      "connections",
+      open > warnAt ? "warn" : "ok",
+      `${open} of ${max} connections open`,
+      { open, max, warn_above: warnAt },
+    ),
+  ];
+}
+
+function integrityCheck(db: SqliteFileProbe): Check {
   let problems: string[];
   try {
     problems = db.quickCheck();

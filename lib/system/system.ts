@@ -54,9 +54,9 @@ export class SystemService {
   }
 
   /** Store reachability: a trivial query must succeed. */
-  health(): Health {
+  async health(): Promise<Health> {
     try {
-      this.repo.ping();
+      await this.repo.ping();
       return { status: "ok", database: "ok" };
     } catch {
       return { status: "error", database: "error" };
@@ -77,10 +77,10 @@ export class SystemService {
   }
 
   /** Counts across subsystems for the overview. */
-  overview(): Record<string, unknown> {
+  async overview(): Promise<Record<string, unknown>> {
     const uptime = Math.floor((this.clock.now() - this.#startedAt) / 1000);
-    const health = this.health();
-    const counts = this.repo.counts(this.clock.now());
+    const health = await this.health();
+    const counts = await this.repo.counts(this.clock.now());
     const out: Record<string, unknown> = {
       version: VERSION,
       uptime_seconds: uptime,

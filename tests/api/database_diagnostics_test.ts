@@ -8,13 +8,17 @@ import { rawExec } from "../helpers/raw_sql.ts";
 import { Store } from "../../lib/store/store.ts";
 import { databaseDiagnostics } from "../../lib/system/diagnostics.ts";
 import { SqliteSystemRepo } from "../../lib/system/system_repo.ts";
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 
 const statuses = (r: { checks: { name: string; status: string }[] }) =>
   Object.fromEntries(r.checks.map((c) => [c.name, c.status]));
 
 Deno.test("database diagnostics: a healthy store passes, a damaged file fails integrity", async () => {
   await using t = await tempStore();
-  const healthy = databaseDiagnostics(new SqliteSystemRepo(t.store), t.store.version);
+  const healthy = await databaseDiagnostics(
+    new SqliteSystemRepo(SqliteAsync.of(t.store)),
+    t.store.version,
+  );
   assertEquals(healthy.status, "ok");
 
   // A table spread over many pages, then its pages overwritten in the file.
@@ -34,7 +38,10 @@ Deno.test("database diagnostics: a healthy store passes, a damaged file fails in
 
   const damaged = Store.open(path);
   try {
-    const report = databaseDiagnostics(new SqliteSystemRepo(damaged), damaged.version);
+    const report = await databaseDiagnostics(
+      new SqliteSystemRepo(SqliteAsync.of(damaged)),
+      damaged.version,
+    );
     assertEquals(report.status, "fail");
     assertEquals(statuses(report).integrity, "fail");
     assertEquals(statuses(report).query, "ok");
@@ -43,15 +50,18 @@ Deno.test("database diagnostics: a healthy store passes, a damaged file fails in
   }
 });
 
-Deno.test("database diagnostics: an unexpected schema version fails, a WAL past the limit warns", () => {
+Deno.test("database diagnostics: an unexpected schema version fails, a WAL past the limit warns", async () => {
   const repo = {
-    ping() {},
-    journalMode: () => "wal",
-    quickCheck: () => [],
-    walBytes: () => 300 * 1024 * 1024,
-    schemaVersion: () => 7,
+    ping: () => Promise.resolve(),
+    probe: {
+      engine: "sqlite" as const,
+      journalMode: () => "wal",
+      quickCheck: () => [],
+      walBytes: () => 300 * 1024 * 1024,
+    },
+    schemaVersion: () => Promise.resolve(7),
   };
-  const report = databaseDiagnostics(repo, 9);
+  const report = await databaseDiagnostics(repo, 9);
   assertEquals(statuses(report), {
     query: "ok",
     journal_mode: "ok",

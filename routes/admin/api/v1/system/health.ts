@@ -12,8 +12,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    const health = ctx.services.system.health();
+  async GET(ctx) {
+    const health = await ctx.services.system.health();
     if (health.status === "ok") return health;
     // The shared {error, status} body; `database` says what failed. A probe retries on its own.
     throw new UnavailableError("Store is unavailable", null, { database: health.database });
