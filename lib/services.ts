@@ -46,6 +46,7 @@ import { SqliteSystemRepo } from "./system/system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 import type { ServerEndpointSource } from "./tunnel/context.ts";
 import { SqliteAsync } from "./store/sqlite_async.ts";
+import { sqliteEngine } from "./store/engine.ts";
 import { VERSION } from "./version.ts";
 
 export interface Services {
@@ -231,7 +232,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const db = SqliteAsync.of(store);
   const audit = sqliteAuditLog(store, events, clock);
   const common: Common = { config, store, log, clock, events, audit };
-  const { users, sessions, auth, dnsAuth, jwt } = authServices(common);
+  const engine = sqliteEngine(store);
+  const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
   const settingsRepo = new SqliteSettingsRepo(db);
   const settings = new SettingsService(settingsRepo, db, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(db), clock, opts.commit ?? "unknown");
@@ -304,7 +306,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
  */
 function backupService(
   common: Common,
-  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): void }; tunnels: Tunnels },
+  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): Promise<void> }; tunnels: Tunnels },
 ): BackupService {
   const { config, store, audit, events, clock, log } = common;
   const { attest, index, jwt, tunnels } = d;
@@ -322,7 +324,7 @@ function backupService(
       holdWrites: (fn) => attest.whileWritesHeld(fn),
       async rebuild() {
         index.load();
-        jwt.reload();
+        await jwt.reload();
         // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
         await tunnels.reconciler.apply("system").catch((err) =>
           log.warn("host apply after a restore failed", { err })

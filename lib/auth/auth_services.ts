@@ -1,29 +1,65 @@
 /**
  * Users, sessions, tokens, the two login throttles and the DNS API's JWTs,
- * built for the composition root (lib/services.ts).
+ * built for the composition root (lib/services.ts) over either engine.
  */
 import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
-import { SqliteAsync } from "../store/sqlite_async.ts";
-import type { Store } from "../store/store.ts";
-import { SqliteMetaRepo } from "../system/meta_repo.ts";
+import { pickRepo, type StoreEngine } from "../store/engine.ts";
+import { type MetaRepo, SqliteMetaRepo } from "../system/meta_repo.ts";
+import { PgMetaRepo } from "../system/pg_meta_repo.ts";
 import { AuthService } from "./auth.ts";
 import { JwtService } from "./jwt.ts";
-import { type LoginFailureTable, SqliteLoginAttemptRepo } from "./login_attempt_repo.ts";
+import {
+  type LoginAttemptRepo,
+  type LoginFailureTable,
+  SqliteLoginAttemptRepo,
+} from "./login_attempt_repo.ts";
 import { LoginLimiter } from "./login_limiter.ts";
-import { SqliteSessionRepo } from "./session_repo.ts";
+import { PgLoginAttemptRepo } from "./pg_login_attempt_repo.ts";
+import { PgSessionRepo } from "./pg_session_repo.ts";
+import { PgTokenRepo } from "./pg_token_repo.ts";
+import { PgUserRepo } from "./pg_user_repo.ts";
+import { type SessionRepo, SqliteSessionRepo } from "./session_repo.ts";
 import { SessionService } from "./sessions.ts";
-import { SqliteTokenRepo } from "./token_repo.ts";
+import { SqliteTokenRepo, type TokenRepo } from "./token_repo.ts";
 import { TokenService } from "./tokens.ts";
-import { SqliteUserRepo } from "./user_repo.ts";
+import { SqliteUserRepo, type UserRepo } from "./user_repo.ts";
 import { UserService } from "./users.ts";
 
 export interface AuthDeps {
   config: Pick<Config, "login">;
-  store: Store;
+  engine: StoreEngine;
   clock: Clock;
   audit: AuditLog;
+}
+
+interface AuthRepos {
+  users: UserRepo;
+  sessions: SessionRepo;
+  tokens: TokenRepo;
+  attempts(table: LoginFailureTable): LoginAttemptRepo;
+  meta: MetaRepo;
+}
+
+/** The auth repositories of `engine`. */
+function authRepos(engine: StoreEngine): AuthRepos {
+  return pickRepo<AuthRepos>(engine, {
+    sqlite: (db) => ({
+      users: new SqliteUserRepo(db),
+      sessions: new SqliteSessionRepo(db),
+      tokens: new SqliteTokenRepo(db),
+      attempts: (table: LoginFailureTable) => new SqliteLoginAttemptRepo(db, table),
+      meta: new SqliteMetaRepo(db),
+    }),
+    postgres: (db) => ({
+      users: new PgUserRepo(db),
+      sessions: new PgSessionRepo(db),
+      tokens: new PgTokenRepo(db),
+      attempts: (table: LoginFailureTable) => new PgLoginAttemptRepo(db, table),
+      meta: new PgMetaRepo(db),
+    }),
+  });
 }
 
 /**
@@ -31,22 +67,23 @@ export interface AuthDeps {
  * the DNS API: the same checks, each under its own throttle, so guessing on
  * one login never makes the other wait.
  */
-export function authServices({ config, store, clock, audit }: AuthDeps) {
-  const db = SqliteAsync.of(store);
-  const users = new UserService(new SqliteUserRepo(db), db, audit, clock);
-  const sessions = new SessionService(new SqliteSessionRepo(db), clock);
-  const tokens = new TokenService(new SqliteTokenRepo(db), db, audit, clock);
+export async function authServices({ config, engine, clock, audit }: AuthDeps) {
+  const { db } = engine;
+  const repos = authRepos(engine);
+  const users = new UserService(repos.users, db, audit, clock);
+  const sessions = new SessionService(repos.sessions, clock);
+  const tokens = new TokenService(repos.tokens, db, audit, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
       db,
       users,
       sessions,
       tokens,
-      new LoginLimiter(new SqliteLoginAttemptRepo(db, table), db, clock, config.login),
+      new LoginLimiter(repos.attempts(table), db, clock, config.login),
       audit,
     );
   const auth = withLimiter("login_failures");
   const dnsAuth = withLimiter("dns_login_failures");
-  const jwt = new JwtService(new SqliteMetaRepo(store), users, clock);
+  const jwt = await JwtService.open(repos.meta, users, clock);
   return { users, sessions, auth, dnsAuth, jwt };
 }

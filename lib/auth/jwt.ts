@@ -14,22 +14,36 @@ import type { UserService } from "./users.ts";
 const ISSUER = "palisade";
 const AUDIENCE = "palisade-dns-api";
 export const JWT_TTL_SECONDS = 3600;
+/** The `meta` key of the HS256 secret. */
+const SECRET_KEY = "dns_jwt_secret";
 
 export class JwtService {
   #secret: Uint8Array;
 
-  constructor(
+  private constructor(
     private readonly meta: MetaRepo,
     private readonly users: UserService,
     private readonly clock: Clock,
-    private readonly ttlSeconds = JWT_TTL_SECONDS,
+    private readonly ttlSeconds: number,
+    secret: Uint8Array,
   ) {
-    this.#secret = metaSecret(meta, "dns_jwt_secret");
+    this.#secret = secret;
+  }
+
+  /** The service over the signing secret in `meta` (created there on first use). */
+  static async open(
+    meta: MetaRepo,
+    users: UserService,
+    clock: Clock,
+    ttlSeconds = JWT_TTL_SECONDS,
+  ): Promise<JwtService> {
+    const secret = await metaSecret(meta, SECRET_KEY);
+    return new JwtService(meta, users, clock, ttlSeconds, secret);
   }
 
   /** Reads the signing secret again (a restore replaced the store's). */
-  reload(): void {
-    this.#secret = metaSecret(this.meta, "dns_jwt_secret");
+  async reload(): Promise<void> {
+    this.#secret = await metaSecret(this.meta, SECRET_KEY);
   }
 
   /** Issues a token for `user`; `expires_at` is ISO 8601 UTC. */
