@@ -35,6 +35,15 @@ export interface BackupFile {
   size: number;
 }
 
+/**
+ * What the routes and pages call: `BackupService` on SQLite,
+ * `externalBackups()` (external.ts) on PostgreSQL.
+ */
+export type Backups = Pick<
+  BackupService,
+  "list" | "get" | "create" | "download" | "delete" | "restore"
+>;
+
 export class BackupService {
   readonly files: BackupDir;
 

@@ -96,17 +96,26 @@ export type EventType = keyof EventMap;
 /** One frame as sent to subscribers. */
 export type BusEvent = { [K in EventType]: { type: K; payload: EventMap[K] } }[EventType];
 
-export type Listener = (event: BusEvent) => void;
+/**
+ * A subscriber. `origin` is the id of the instance the event came from when
+ * another instance sent it (lib/events/event_relay.ts), `undefined` for an
+ * event of this process: a subscriber that acts on a change (rather than
+ * showing it) leaves the acting to the instance that made it.
+ */
+export type Listener = (event: BusEvent, origin?: string) => void;
 
 export class EventBus {
   #listeners = new Set<Listener>();
 
-  /** Sends `payload` to every subscriber; a failing subscriber does not stop the others. */
-  emit<K extends EventType>(type: K, payload: EventMap[K]): void {
+  /**
+   * Sends `payload` to every subscriber; a failing subscriber does not stop
+   * the others. `origin` is set by the relay only (another instance's event).
+   */
+  emit<K extends EventType>(type: K, payload: EventMap[K], origin?: string): void {
     const event = { type, payload } as BusEvent;
     for (const listener of this.#listeners) {
       try {
-        listener(event);
+        listener(event, origin);
       } catch {
         // A broken subscriber (e.g. a closed socket) must not break the emitter.
       }

@@ -50,26 +50,37 @@ const INT8_AS_NUMBER = {
   parse: (s: string) => Number(s),
 };
 
+/** The client settings of the pool and of `session()`. */
+function clientOptions(options: PgStoreOptions, applicationName: string) {
+  return {
+    connection: {
+      statement_timeout: options.statementTimeoutMs ?? 5000,
+      application_name: applicationName,
+    },
+    types: { int8: INT8_AS_NUMBER },
+    onnotice: () => {},
+    connect_timeout: 10,
+  };
+}
+
 export class PgStore {
   readonly sql: Sql;
   readonly #maxAttempts: number;
+  readonly #options: PgStoreOptions;
 
-  private constructor(sql: Sql, maxAttempts: number) {
+  private constructor(sql: Sql, options: PgStoreOptions) {
     this.sql = sql;
-    this.#maxAttempts = maxAttempts;
+    this.#maxAttempts = options.maxAttempts ?? 10;
+    this.#options = options;
   }
 
   /** Opens a pool to `url` and migrates the database. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
-    const timeout = options.statementTimeoutMs ?? 5000;
     const sql = postgres(options.url, {
       max: options.poolSize ?? 10,
-      connection: { statement_timeout: timeout, application_name: "palisade" },
-      types: { int8: INT8_AS_NUMBER },
-      onnotice: () => {},
-      connect_timeout: 10,
+      ...clientOptions(options, "palisade"),
     });
-    const store = new PgStore(sql, options.maxAttempts ?? 10);
+    const store = new PgStore(sql, options);
     try {
       await store.migrate(options.migrations ?? pgMigrations);
     } catch (err) {
@@ -143,6 +154,22 @@ export class PgStore {
         await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
       }
     }
+  }
+
+  /**
+   * A client of its own with one connection, outside the pool, named
+   * `palisade-<purpose>` in `pg_stat_activity`: for state that lives as long
+   * as a session (advisory locks held between statements). It is never
+   * recycled on age (the pool's connections are, which would drop such
+   * state); when it dies anyway (terminated, network) the next statement
+   * opens a new session, without that state. The caller ends it.
+   */
+  session(purpose: string): Sql {
+    return postgres(this.#options.url, {
+      max: 1,
+      max_lifetime: null,
+      ...clientOptions(this.#options, `palisade-${purpose}`),
+    });
   }
 
   /** Closes the pool, waiting up to `timeoutS` for running queries. */
