@@ -41,7 +41,10 @@ export class DnsNotifier {
 
   /** Subscribes to ZoneChanged; returns the function that stops it. */
   start(bus: EventBus): () => void {
-    this.#unsubscribe = bus.subscribe((e) => {
+    this.#unsubscribe = bus.subscribe((e, origin) => {
+      // A change relayed from another instance was announced to the secondaries by that
+      // instance: each change is notified once per cluster, not once per instance.
+      if (origin !== undefined) return;
       if (e.type === "ZoneChanged" && e.payload.action !== "deleted") {
         this.notify(e.payload.zone, e.payload.serial);
       }
