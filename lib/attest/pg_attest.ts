@@ -30,12 +30,18 @@ import { SlidingWindowLimiter } from "./rate_limiter.ts";
 import { SharedSessionCache } from "./session_cache.ts";
 import type { AttestStats, HeartbeatSnapshot } from "./session_repo.ts";
 import { type AttestOptions, type AttestShared, createAttestShared } from "./shared.ts";
-import { REPLAY_WINDOW_MS, SessionSignals } from "./signals/signals.ts";
+import { sessionSignals } from "./signals/session_signals.ts";
+import {
+  REPLAY_WINDOW_MS,
+  SessionSignals,
+  type SessionSignalsView,
+  signalsView,
+} from "./signals/signals.ts";
 import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRow } from "./sites/site_repo.ts";
 import type { AttestReposAsync } from "./sqlite_repos.ts";
-import { TOKEN_PURGE_GRACE_MS } from "./tokens/token_service.ts";
+import { TokenService } from "./tokens/token_service.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
 
 export interface PgAttestDeps {
@@ -52,6 +58,8 @@ export class PgAttestService {
   /** The sites by key and by origin, from the rows `refreshSites()` last read. */
   readonly sites: SiteDirectory;
   readonly signals: SessionSignals;
+  /** `POST /token` and `/siteverify` over the shared tables (redemption is one conditional update). */
+  readonly tokens: TokenService;
   readonly #d: PgAttestDeps;
   readonly #shared: AttestShared;
   readonly #verifier = new Ed25519Verifier();
@@ -76,8 +84,25 @@ export class PgAttestService {
     this.#cache = this.#shared.sessionCache && new SharedSessionCache(this.#shared.sessionCache);
     this.#gene = new Uint8Array(this.#cache?.geneSize ?? 0);
     this.sites = new SiteDirectory({ all: () => this.#siteRows }, this.#shared.sites, 0);
-    // The synchronous signal reads (signalsOf) are SQLite's; here only observe() is used.
+    // Here only observe() is used: the reads are signalsOf() below, asynchronous.
     this.signals = new SessionSignals(null, d.options);
+    this.tokens = new TokenService({
+      repo: d.repos.tokens,
+      sites: d.repos.sites,
+      directory: this.sites,
+      clock: d.clock,
+      log: d.log,
+      counters: this.#shared.tokens,
+      row: 0,
+      signals: sessionSignals((id) => this.signalsOf(id)),
+    });
+  }
+
+  /** A session's automation signals, or null (none measured, no site, purged). */
+  async signalsOf(sessionId: string): Promise<SessionSignalsView | null> {
+    const row = await this.#d.repos.signals.get(sessionId.toLowerCase());
+    const { heartbeatMinMs: min, heartbeatMaxMs: max } = this.#d.options;
+    return row ? signalsView(row, min, max) : null;
   }
 
   /** Reads the session count, the longest chain and the sites, then serves. */
@@ -261,7 +286,7 @@ export class PgAttestService {
   /** `/metrics` in Prometheus text format. */
   async metrics(): Promise<string> {
     return renderMetrics(await this.stats(), this.counters) +
-      renderSiteMetrics(this.sites.entries(), this.sites.counters);
+      renderSiteMetrics(this.sites.entries(), this.sites.counters) + this.tokens.metrics();
   }
 
   /**
@@ -276,7 +301,7 @@ export class PgAttestService {
     const ids = await repos.sessions.purge(now - options.purgeGraceMs);
     for (const id of ids) this.#cache?.forget(id);
     await repos.signals.purgePaths(now - REPLAY_WINDOW_MS);
-    await repos.tokens.purge(now - TOKEN_PURGE_GRACE_MS);
+    await this.tokens.purge();
     const [count, longest] = await Promise.all([
       repos.sessions.count(),
       repos.sessions.maxChainLength(),

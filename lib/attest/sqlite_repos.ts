@@ -1,7 +1,8 @@
 /**
- * The attestation service's repositories. `sqliteAttestRepos` is the
- * synchronous set over one store connection: the main thread and every
- * thread serving the listener build it the same way (the SQLite hot path).
+ * The attestation service's repositories. `sqliteAttestRepos` is the set
+ * over one store connection that the main thread and every thread serving
+ * the listener build the same way: synchronous for the heartbeat path
+ * (sessions, signals, the site directory), asynchronous for the tokens.
  * `AttestReposAsync` is the asynchronous set, on SQLite
  * (`sqliteAttestReposAsync`, for the site service and the contract suites)
  * and on PostgreSQL (`pgAttestRepos`, `pg_repos.ts`).
@@ -19,17 +20,15 @@ import {
   SqliteSignalRepoAsync,
 } from "./signals/signal_repo.ts";
 import { type SiteRepoAsync, SqliteSiteRepo, SqliteSiteRepoAsync } from "./sites/site_repo.ts";
-import {
-  type AttestTokenRepoAsync,
-  SqliteAttestTokenRepo,
-  SqliteAttestTokenRepoAsync,
-} from "./tokens/token_repo.ts";
+import { type AttestTokenRepoAsync, SqliteAttestTokenRepoAsync } from "./tokens/token_repo.ts";
 
 export function sqliteAttestRepos(store: Store) {
+  const db = SqliteAsync.of(store);
   return {
     sessions: new SqliteAttestSessionRepo(store),
     sites: new SqliteSiteRepo(store),
-    tokens: new SqliteAttestTokenRepo(store),
+    // Off the heartbeat path, so asynchronous on both engines (`POST /token`, `/siteverify`).
+    tokens: { repo: new SqliteAttestTokenRepoAsync(db), sites: new SqliteSiteRepoAsync(db) },
     signals: new SqliteSignalRepo(store),
   };
 }
