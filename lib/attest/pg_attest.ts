@@ -32,11 +32,14 @@ import type { AttestStats, HeartbeatSnapshot } from "./session_repo.ts";
 import { type AttestOptions, type AttestShared, createAttestShared } from "./shared.ts";
 import { sessionSignals } from "./signals/session_signals.ts";
 import {
+  type RecentSession,
+  recentSession,
   REPLAY_WINDOW_MS,
   SessionSignals,
   type SessionSignalsView,
   signalsView,
 } from "./signals/signals.ts";
+import type { SiteDeps } from "./sites/site_service.ts";
 import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRow } from "./sites/site_repo.ts";
@@ -96,6 +99,32 @@ export class PgAttestService {
       row: 0,
       signals: sessionSignals((id) => this.signalsOf(id)),
     });
+  }
+
+  /**
+   * What the site service reads of this service: `new SiteService({ …,
+   * attest: svc.forSites })`. A change it announces reloads the rows (the
+   * directory alone would reload the stale ones).
+   */
+  get forSites(): SiteDeps["attest"] {
+    return {
+      sites: {
+        counters: this.sites.counters,
+        entries: () => this.sites.entries(),
+        changed: () => {
+          this.refreshSites().catch((err) =>
+            this.#d.log.warn("reloading the attestation sites failed", { err })
+          );
+        },
+      },
+      tokens: this.tokens,
+      signals: { recentOfSite: (siteId, limit) => this.#recentOfSite(siteId, limit) },
+    };
+  }
+
+  async #recentOfSite(siteId: string, limit: number): Promise<RecentSession[]> {
+    const rows = await this.#d.repos.signals.recentOfSite(siteId, limit);
+    return rows.map((r) => recentSession(r, this.#d.options));
   }
 
   /** A session's automation signals, or null (none measured, no site, purged). */
