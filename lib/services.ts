@@ -8,7 +8,7 @@ import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import { type Core, loadCore } from "./attest/core.ts";
 import { AttestRates } from "./attest/rates.ts";
 import { createAttestShared } from "./attest/shared.ts";
-import { sqliteAttestRepos } from "./attest/sqlite_repos.ts";
+import { sqliteAttestRepos, sqliteAttestReposAsync } from "./attest/sqlite_repos.ts";
 import { SiteService } from "./attest/sites/site_service.ts";
 import type { AuditLog } from "./audit/audit.ts";
 import { sqliteAuditLog } from "./audit/sqlite_audit.ts";
@@ -128,7 +128,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
   }
   // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
   const repos = sqliteAttestRepos(store);
-  const { sessions, sites: siteRepo } = repos;
+  const { sessions } = repos;
   const shared = createAttestShared(config.attest, 1 + config.attest.workers, {
     sessions: sessions.count(),
     maxChainLength: sessions.maxChainLength(),
@@ -152,7 +152,11 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
     }),
   });
   const { events, audit } = c;
-  const sites = new SiteService({ repo: siteRepo, tx: store, audit, events, clock, attest });
+  const sites = new SiteService({
+    repo: sqliteAttestReposAsync(store).sites,
+    tx: SqliteAsync.of(store),
+    ...{ audit, events, clock, attest },
+  });
   return { attest, attestRates, attestSites: sites };
 }
 

@@ -33,8 +33,7 @@ import { verifyHeartbeat } from "./verify_heartbeat.ts";
 import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRepo } from "./sites/site_repo.ts";
-import type { AttestTokenRepo } from "./tokens/token_repo.ts";
-import { TokenService } from "./tokens/token_service.ts";
+import { TokenService, type TokenStores } from "./tokens/token_service.ts";
 import { SessionSignals, type SessionSignalsView } from "./signals/signals.ts";
 import { sessionSignals } from "./signals/session_signals.ts";
 import type { SignalRepo } from "./signals/signal_repo.ts";
@@ -51,9 +50,9 @@ export interface AttestDeps {
   options: AttestOptions;
   log: Logger;
   /** The registered sites (docs/attestation_sites.md); none when absent. */
-  sites?: Pick<SiteRepo, "all" | "byId" | "bySecretHash">;
-  /** The sites' tokens (`POST /token`, `POST /siteverify`); needs `sites`. */
-  tokens?: AttestTokenRepo;
+  sites?: Pick<SiteRepo, "all">;
+  /** The sites' tokens and the site reads they need (`POST /token`, `POST /siteverify`). */
+  tokens?: TokenStores;
   /** Where automation signals of sites' sessions are kept (docs/attestation_sites.md); none when absent. */
   signals?: SignalRepo;
   /**
@@ -112,10 +111,8 @@ export class AttestService {
     this.signals = new SessionSignals(deps.signals ?? null, deps.options);
     this.tokens = deps.tokens && deps.sites
       ? new TokenService({
-        repo: deps.tokens,
-        sites: deps.sites,
+        ...deps.tokens,
         directory: this.sites,
-        tx: deps.tx,
         clock: deps.clock,
         log: deps.log,
         counters: this.shared.tokens,
@@ -383,7 +380,8 @@ export class AttestService {
       Atomics.store(this.#sessionCount, 0, 0);
     }
     this.counters.add("purged", purged);
-    this.tokens?.purge();
+    // One statement, run at once (no asynchronous transaction is open on this connection here).
+    this.tokens?.purge().catch((err) => this.#log.warn("token purge failed", { err }));
     return purged;
   }
 }

@@ -4,6 +4,7 @@
  * racing with the same prev_hash, only the first UPDATE matches.
  */
 import type { RowHint } from "../store/row_hint.ts";
+import type { SqliteAsync } from "../store/sqlite_async.ts";
 import type { Store } from "../store/store.ts";
 
 /**
@@ -101,6 +102,25 @@ export interface AttestSessionRepo {
   count(): number;
   /** Deletes sessions that expired before `cutoff`; returns their ids. */
   purge(cutoff: number): string[];
+}
+
+/**
+ * The same table, asynchronous: what the PostgreSQL heartbeat path uses
+ * (`PgAttestSessionRepo`, `pg_session_repo.ts`); the SQLite twin
+ * (`SqliteAttestSessionRepoAsync`) exists for the contract suite; the
+ * SQLite listener keeps the synchronous repository above.
+ */
+export interface AttestSessionRepoAsync {
+  create(s: AttestSession): Promise<RowHint>;
+  get(sessionId: string): Promise<AttestSession | undefined>;
+  snapshot(sessionId: string): Promise<HeartbeatSnapshot | undefined>;
+  /** The compare-and-set: false when another writer (any instance) or a replay moved the row first. */
+  advance(a: Advance): Promise<boolean>;
+  expiredCount(now: number): Promise<number>;
+  maxChainLength(): Promise<number>;
+  maxChainLengthExpired(cutoff: number): Promise<number>;
+  count(): Promise<number>;
+  purge(cutoff: number): Promise<string[]>;
 }
 
 export class SqliteAttestSessionRepo implements AttestSessionRepo {
@@ -249,5 +269,50 @@ export class SqliteAttestSessionRepo implements AttestSessionRepo {
       expiryBucket(cutoff),
       cutoff,
     ).map((r) => r.session_id);
+  }
+}
+
+/** `AttestSessionRepoAsync` on SQLite: the synchronous statements above, through the store's queue. */
+export class SqliteAttestSessionRepoAsync implements AttestSessionRepoAsync {
+  constructor(private readonly db: SqliteAsync) {}
+
+  #sync<T>(fn: (repo: SqliteAttestSessionRepo) => T): Promise<T> {
+    return this.db.run((store) => fn(new SqliteAttestSessionRepo(store)));
+  }
+
+  create(s: AttestSession): Promise<RowHint> {
+    return this.#sync((r) => r.create(s));
+  }
+
+  get(sessionId: string): Promise<AttestSession | undefined> {
+    return this.#sync((r) => r.get(sessionId));
+  }
+
+  snapshot(sessionId: string): Promise<HeartbeatSnapshot | undefined> {
+    return this.#sync((r) => r.snapshot(sessionId));
+  }
+
+  advance(a: Advance): Promise<boolean> {
+    return this.#sync((r) => r.advance(a));
+  }
+
+  expiredCount(now: number): Promise<number> {
+    return this.#sync((r) => r.expiredCount(now));
+  }
+
+  maxChainLength(): Promise<number> {
+    return this.#sync((r) => r.maxChainLength());
+  }
+
+  maxChainLengthExpired(cutoff: number): Promise<number> {
+    return this.#sync((r) => r.maxChainLengthExpired(cutoff));
+  }
+
+  count(): Promise<number> {
+    return this.#sync((r) => r.count());
+  }
+
+  purge(cutoff: number): Promise<string[]> {
+    return this.#sync((r) => r.purge(cutoff));
   }
 }

@@ -105,7 +105,7 @@ Deno.test("PUT /attest/sites/{id} changes name and origins but keeps key and sec
   const api = apiClient(t.admin, { cookie: await t.login() });
   const s = (await api.post("/attest/sites", SHOP)).body;
   const sites = t.services.attestSites;
-  assertEquals(sites.authenticate(s.secret)?.id, s.id);
+  assertEquals((await sites.authenticate(s.secret))?.id, s.id);
   const put = await api.put(`/attest/sites/${s.id}`, {
     name: "shop2",
     origins: ["https://shop.example", "https://www.shop.example"],
@@ -117,19 +117,19 @@ Deno.test("PUT /attest/sites/{id} changes name and origins but keeps key and sec
     [put.body.name, put.body.origins.length, put.body.min_chain, put.body.site_key],
     ["shop2", 2, 5, s.site_key],
   );
-  assertEquals(sites.authenticate(s.secret)?.id, s.id);
+  assertEquals((await sites.authenticate(s.secret))?.id, s.id);
   const rotated = await api.post(`/attest/sites/${s.id}/rotate-secret`, {});
   assertEquals(rotated.status, 200);
   assertMatch(rotated.body.secret, /^sk_[A-Za-z0-9_-]{43}$/);
   assert(rotated.body.secret !== s.secret);
-  assertEquals(sites.authenticate(s.secret), null);
-  assertEquals(sites.authenticate(rotated.body.secret)?.id, s.id);
-  assertEquals(sites.authenticate("sk_" + "A".repeat(43)), null);
+  assertEquals(await sites.authenticate(s.secret), null);
+  assertEquals((await sites.authenticate(rotated.body.secret))?.id, s.id);
+  assertEquals(await sites.authenticate("sk_" + "A".repeat(43)), null);
   const audit = (await t.services.audit.list({ resource_id: s.id, limit: 10, offset: 0 })).records;
   assertEquals(JSON.stringify(audit).includes(rotated.body.secret), false);
   assertEquals((await api.del(`/attest/sites/${s.id}`)).status, 200);
   assertEquals((await api.get(`/attest/sites/${s.id}`)).status, 404);
-  assertEquals(sites.authenticate(rotated.body.secret), null);
+  assertEquals(await sites.authenticate(rotated.body.secret), null);
 });
 
 Deno.test("a viewer lists and reads sites but gets 403 on every write; an operator too", async () => {

@@ -329,7 +329,7 @@ Deno.test("every operation of the three OpenAPI documents answers as its documen
       name: "attest",
       base: t.attest,
       doc: "/openapi.json",
-      fixtures: () => Promise.resolve({ "?site_key": attestSite().site_key }),
+      fixtures: async () => ({ "?site_key": (await attestSite()).site_key }),
     },
   ];
   const failures: string[] = [];

@@ -57,11 +57,11 @@ Deno.test("POST /init?site_key= answers 400 for an unknown key, 403 (counted) fo
     "site_id",
   ], { session_id: ok.json.session_id });
   assertEquals(row?.site_id, site.id);
-  assertEquals(t.services.attestSites.siteOfSession(ok.json.session_id), site.id);
+  assertEquals(await t.services.attestSites.siteOfSession(ok.json.session_id), site.id);
   // Without a site key: today's behaviour, no site.
   const plain = await init(t.attest, null, null);
   assertEquals(plain.status, 200);
-  assertEquals(t.services.attestSites.siteOfSession(plain.json.session_id), null);
+  assertEquals(await t.services.attestSites.siteOfSession(plain.json.session_id), null);
   const m = await (await fetch(`${t.attest}/metrics`)).text();
   const label = `{site="${site.site_key}"}`;
   assertEquals(metric(m, `attest_site_sessions_created_total${label}`), 1);

@@ -103,7 +103,7 @@ browserTest(FLAGGED, async (browser) => {
   });
   const sessionId = status.sessionId!;
   // The init carried the site key: the session belongs to the site.
-  assertEquals(t.services.attestSites.siteOfSession(sessionId), site.id);
+  assertEquals(await t.services.attestSites.siteOfSession(sessionId), site.id);
   const s = t.services.attest.signalsOf(sessionId);
   assert(s, "signals of the site's session");
   console.log(`signals of the scripted session: ${JSON.stringify(s.path)}`);

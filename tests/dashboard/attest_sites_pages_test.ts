@@ -38,8 +38,8 @@ Deno.test("sites page: register from the form (secret once, with a copy button),
   const secret = SECRET.exec(html)?.[1];
   assert(secret, "the secret is on the answer");
   assertStringIncludes(html, "Copy secret");
-  const site = t.services.attestSites.list()[0];
-  assertEquals(t.services.attestSites.authenticate(secret)?.id, site.id);
+  const site = (await t.services.attestSites.list())[0];
+  assertEquals((await t.services.attestSites.authenticate(secret))?.id, site.id);
 
   // Figures: one session created from the site's origin.
   const init = await fetch(`${t.attest}/init?site_key=${site.site_key}`, {
@@ -78,30 +78,40 @@ Deno.test("sites page: register from the form (secret once, with a copy button),
 Deno.test("site pages: rotation asks, then shows the new secret once and the old one stops; deletion asks, then the site is gone", async () => {
   await using t = await startTestServer();
   const cookie = await t.login();
-  const s = t.services.attestSites.create({ name: "shop", origins: ["https://shop.example"] }, "t");
+  const s = await t.services.attestSites.create(
+    { name: "shop", origins: ["https://shop.example"] },
+    "t",
+  );
   let page = await getPage(t, `/attestation/sites/${s.id}/rotate`, cookie);
   assertEquals(page.status, 200);
   assertStringIncludes(page.html, "Give site <strong>shop</strong> a new secret?");
-  assertEquals(t.services.attestSites.authenticate(s.secret)?.id, s.id, "asking changes nothing");
+  assertEquals(
+    (await t.services.attestSites.authenticate(s.secret))?.id,
+    s.id,
+    "asking changes nothing",
+  );
   const res = await postForm(t, `/attestation/sites/${s.id}/rotate`, {}, cookie);
   assertEquals(res.status, 200);
   const html = await res.text();
   const secret = SECRET.exec(html)?.[1];
   assert(secret && secret !== s.secret);
   assertStringIncludes(html, "Copy secret");
-  assertEquals(t.services.attestSites.authenticate(s.secret), null);
-  assertEquals(t.services.attestSites.authenticate(secret)?.id, s.id);
+  assertEquals(await t.services.attestSites.authenticate(s.secret), null);
+  assertEquals((await t.services.attestSites.authenticate(secret))?.id, s.id);
 
   page = await getPage(t, `/attestation/sites/${s.id}/delete`, cookie);
   assertStringIncludes(page.html, "Delete site <strong>shop</strong>");
   const del = await postForm(t, `/attestation/sites/${s.id}/delete`, {}, cookie);
   assertEquals([del.status, del.headers.get("location")], [303, "/attestation/sites?done=deleted"]);
-  assertEquals(t.services.attestSites.list(), []);
+  assertEquals(await t.services.attestSites.list(), []);
 });
 
 Deno.test("sites pages for a viewer: the list and a site without forms or actions; 403 on register, edit, rotate and delete", async () => {
   await using t = await startTestServer();
-  const s = t.services.attestSites.create({ name: "shop", origins: ["https://shop.example"] }, "t");
+  const s = await t.services.attestSites.create(
+    { name: "shop", origins: ["https://shop.example"] },
+    "t",
+  );
   await t.addUser("vera", "viewer", "vera-password-123");
   const cookie = await t.login("vera", "vera-password-123");
   const list = await getPage(t, "/attestation/sites", cookie);
@@ -116,5 +126,5 @@ Deno.test("sites pages for a viewer: the list and a site without forms or action
   assertEquals((await postForm(t, `/attestation/sites/${s.id}`, form, cookie)).status, 403);
   assertEquals((await postForm(t, `/attestation/sites/${s.id}/rotate`, {}, cookie)).status, 403);
   assertEquals((await postForm(t, `/attestation/sites/${s.id}/delete`, {}, cookie)).status, 403);
-  assertEquals(t.services.attestSites.authenticate(s.secret)?.id, s.id);
+  assertEquals((await t.services.attestSites.authenticate(s.secret))?.id, s.id);
 });

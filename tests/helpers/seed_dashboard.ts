@@ -47,7 +47,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
   const backup = await backups.create("test");
   await t.addUser("vera", "viewer");
   const raw = await t.createToken("ci-deploy", 30);
-  const site = attestSites.create(
+  const site = await attestSites.create(
     { name: "shop", origins: ["https://shop.example"], min_chain: 3, token_ttl_s: 300 },
     "test",
   );

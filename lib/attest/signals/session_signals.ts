@@ -31,7 +31,7 @@ export interface Signals {
 
 export interface SignalSource {
   /** The signals for a session, given what its token's claims reported. */
-  forSession(sessionId: string, env: TokenEnv | undefined): Signals;
+  forSession(sessionId: string, env: TokenEnv | undefined): Promise<Signals>;
 }
 
 function clientSignals(env: TokenEnv | undefined): ClientSignals {
@@ -47,14 +47,17 @@ function clientSignals(env: TokenEnv | undefined): ClientSignals {
   return out;
 }
 
-/** Signals from the server's measurements (`measure`, e.g. `AttestService.signalsOf`) and the token's `env`. */
+/**
+ * Signals from the server's measurements (`measure`: `AttestService.signalsOf`
+ * on SQLite, a query on PostgreSQL) and the token's `env`.
+ */
 export function sessionSignals(
-  measure: (sessionId: string) => SessionSignalsView | null,
+  measure: (sessionId: string) => SessionSignalsView | null | Promise<SessionSignalsView | null>,
 ): SignalSource {
   return {
-    forSession(sessionId, env) {
+    async forSession(sessionId, env) {
       const client = clientSignals(env);
-      const view = measure(sessionId);
+      const view = await measure(sessionId);
       const flags: Signals["flags"] = [...(view?.flags ?? [])];
       if (client.headless) flags.push("client_headless");
       if (client.webdriver) flags.push("client_webdriver");

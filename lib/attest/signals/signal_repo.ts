@@ -3,7 +3,11 @@
  * inside the group commit's transaction, right after the heartbeat's
  * compare-and-set succeeded, and reads nothing but the replay probe: the
  * session's row is one UPSERT of running sums, so no read-modify-write.
+ * `SignalRepo` (synchronous) is the SQLite group commit's; `SignalRepoAsync`
+ * is the same on either engine (`SqliteSignalRepoAsync` here, `PgSignalRepo`
+ * in `pg_signal_repo.ts`).
  */
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 import type { Store } from "../../store/store.ts";
 import type { PathTally } from "./path.ts";
 
@@ -63,6 +67,14 @@ export interface SignalRepo {
   purgePaths(cutoff: number): number;
   /** A site's sessions with signals, latest first heartbeat first, at most `limit`. */
   recentOfSite(siteId: string, limit: number): SignalRow[];
+}
+
+/** The same tables, asynchronous. */
+export interface SignalRepoAsync {
+  record(o: SignalObservation): Promise<void>;
+  get(sessionId: string): Promise<SignalRow | undefined>;
+  purgePaths(cutoff: number): Promise<number>;
+  recentOfSite(siteId: string, limit: number): Promise<SignalRow[]>;
 }
 
 const UPSERT =
@@ -165,5 +177,30 @@ export class SqliteSignalRepo implements SignalRepo {
 
   purgePaths(cutoff: number): number {
     return this.store.run("DELETE FROM attest_signal_paths WHERE seen_at < ?", cutoff).changes;
+  }
+}
+
+/** `SignalRepoAsync` on SQLite: the synchronous statements above, through the store's queue. */
+export class SqliteSignalRepoAsync implements SignalRepoAsync {
+  constructor(private readonly db: SqliteAsync) {}
+
+  #sync<T>(fn: (repo: SqliteSignalRepo) => T): Promise<T> {
+    return this.db.run((store) => fn(new SqliteSignalRepo(store)));
+  }
+
+  record(o: SignalObservation): Promise<void> {
+    return this.#sync((r) => r.record(o));
+  }
+
+  get(sessionId: string): Promise<SignalRow | undefined> {
+    return this.#sync((r) => r.get(sessionId));
+  }
+
+  purgePaths(cutoff: number): Promise<number> {
+    return this.#sync((r) => r.purgePaths(cutoff));
+  }
+
+  recentOfSite(siteId: string, limit: number): Promise<SignalRow[]> {
+    return this.#sync((r) => r.recentOfSite(siteId, limit));
   }
 }

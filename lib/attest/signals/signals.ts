@@ -95,18 +95,27 @@ export class SessionSignals {
 
   /** A site's latest measured sessions (by first accepted heartbeat), newest first. */
   recentOfSite(siteId: string, limit: number): RecentSession[] {
-    const { heartbeatMinMs: min, heartbeatMaxMs: max } = this.options;
-    return (this.repo?.recentOfSite(siteId, limit) ?? []).map((r) => ({
-      ...signalsView(r, min, max),
-      first_at: isoTime(r.created_at),
-      last_at: isoTime(r.last_at),
-    }));
+    return (this.repo?.recentOfSite(siteId, limit) ?? []).map((r) =>
+      recentSession(r, this.options)
+    );
   }
 
   /** Forgets path hashes older than the replay window. */
   purge(now: number): number {
     return this.repo?.purgePaths(now - REPLAY_WINDOW_MS) ?? 0;
   }
+}
+
+/** A stored row as the site page lists it. */
+export function recentSession(
+  r: SignalRow,
+  o: { heartbeatMinMs: number; heartbeatMaxMs: number },
+): RecentSession {
+  return {
+    ...signalsView(r, o.heartbeatMinMs, o.heartbeatMaxMs),
+    first_at: isoTime(r.created_at),
+    last_at: isoTime(r.last_at),
+  };
 }
 
 const fraction = (n: number, of: number) => of > 0 ? n / of : null;

@@ -1,7 +1,13 @@
 /**
  * Attestation sites in the store (migration 11), and the one read of a
  * session's site. Origins are stored as a JSON array of canonical origins.
+ *
+ * Two interfaces: `SiteRepo` (synchronous) is what the attestation threads'
+ * site directory and tokens read on SQLite, inside their own synchronous
+ * work; `SiteRepoAsync` is what the site service uses, on both engines
+ * (`SqliteSiteRepoAsync` here, `PgSiteRepo` in `pg_site_repo.ts`).
  */
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 import type { Store } from "../../store/store.ts";
 
 export interface SiteRow {
@@ -36,11 +42,27 @@ export interface SiteRepo {
   siteOfSession(sessionId: string): string | null;
 }
 
-interface StoredSite extends Omit<SiteRow, "origins"> {
+/** The same table, asynchronous: the site service's view on either engine. */
+export interface SiteRepoAsync {
+  /** Every site, by name (code point order). */
+  all(): Promise<SiteRow[]>;
+  byId(id: string): Promise<SiteRow | undefined>;
+  byName(name: string): Promise<SiteRow | undefined>;
+  bySecretHash(hash: string): Promise<SiteRow | undefined>;
+  /** Throws ConflictError (`field: "name"`, `code: "duplicate_name"`) on PostgreSQL for a name taken meanwhile. */
+  insert(row: SiteRow): Promise<void>;
+  update(id: string, change: SiteChange, now: number): Promise<void>;
+  setSecretHash(id: string, hash: string, now: number): Promise<void>;
+  delete(id: string): Promise<void>;
+  siteOfSession(sessionId: string): Promise<string | null>;
+}
+
+/** A row as both engines store it: origins as JSON text. */
+export interface StoredSite extends Omit<SiteRow, "origins"> {
   origins: string;
 }
 
-function toRow(r: StoredSite | undefined): SiteRow | undefined {
+export function toRow(r: StoredSite | undefined): SiteRow | undefined {
   return r && { ...r, origins: JSON.parse(r.origins) as string[] };
 }
 
@@ -120,5 +142,50 @@ export class SqliteSiteRepo implements SiteRepo {
       "SELECT site_id FROM attest_sessions WHERE session_id = ?",
       sessionId,
     )?.site_id ?? null;
+  }
+}
+
+/** `SiteRepoAsync` on SQLite: the synchronous statements above, through the store's queue. */
+export class SqliteSiteRepoAsync implements SiteRepoAsync {
+  constructor(private readonly db: SqliteAsync) {}
+
+  #sync<T>(fn: (repo: SqliteSiteRepo) => T): Promise<T> {
+    return this.db.run((store) => fn(new SqliteSiteRepo(store)));
+  }
+
+  all(): Promise<SiteRow[]> {
+    return this.#sync((r) => r.all());
+  }
+
+  byId(id: string): Promise<SiteRow | undefined> {
+    return this.#sync((r) => r.byId(id));
+  }
+
+  byName(name: string): Promise<SiteRow | undefined> {
+    return this.#sync((r) => r.byName(name));
+  }
+
+  bySecretHash(hash: string): Promise<SiteRow | undefined> {
+    return this.#sync((r) => r.bySecretHash(hash));
+  }
+
+  insert(row: SiteRow): Promise<void> {
+    return this.#sync((r) => r.insert(row));
+  }
+
+  update(id: string, change: SiteChange, now: number): Promise<void> {
+    return this.#sync((r) => r.update(id, change, now));
+  }
+
+  setSecretHash(id: string, hash: string, now: number): Promise<void> {
+    return this.#sync((r) => r.setSecretHash(id, hash, now));
+  }
+
+  delete(id: string): Promise<void> {
+    return this.#sync((r) => r.delete(id));
+  }
+
+  siteOfSession(sessionId: string): Promise<string | null> {
+    return this.#sync((r) => r.siteOfSession(sessionId));
   }
 }

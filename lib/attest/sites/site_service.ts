@@ -10,14 +10,14 @@ import type { AuditLog } from "../../audit/audit.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { randomToken, safeEqual, sha256Hex } from "../../auth/secret.ts";
-import type { Transactor } from "../../store/transactor.ts";
+import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import { randomHex } from "../random_pool.ts";
-import type { RecentSession, SessionSignals } from "../signals/signals.ts";
+import type { RecentSession } from "../signals/signals.ts";
 import { type TokenCounters, type TokenFigures, tokenFigures } from "../tokens/token_counters.ts";
 import { SITE_SLOTS, type SiteFigures } from "./site_counters.ts";
 import type { SiteDirectory } from "./site_directory.ts";
 import { SiteHistory } from "./site_history.ts";
-import type { SiteRepo, SiteRow } from "./site_repo.ts";
+import type { SiteRepoAsync, SiteRow } from "./site_repo.ts";
 import {
   checkIntegerIn,
   checkOrigins,
@@ -53,18 +53,24 @@ export interface SiteView {
 export type SiteWithSecret = SiteView & { secret: string };
 
 export interface SiteDeps {
-  repo: SiteRepo;
-  tx: Transactor;
+  repo: SiteRepoAsync;
+  tx: AsyncTransactor;
   audit: AuditLog;
   events: EventBus;
   clock: Clock;
   /** What the site figures are read from (the attestation service of the main thread). */
   attest: {
-    /** The site directory: told of every change, and its per-site heartbeat counters. */
-    sites: Pick<SiteDirectory, "changed" | "counters">;
+    /**
+     * The site directory: told of every change, its per-site heartbeat
+     * counters, and its sites (what the history reads, without a query per tick).
+     */
+    sites: Pick<SiteDirectory, "changed" | "counters" | "entries">;
     /** The token counters (summed over every thread); zeros without them. */
     tokens: { counters: Pick<TokenCounters, "get"> } | null;
-    signals: Pick<SessionSignals, "recentOfSite">;
+    /** A site's recent measured sessions (synchronous over SQLite's repository, or not). */
+    signals: {
+      recentOfSite(siteId: string, limit: number): RecentSession[] | Promise<RecentSession[]>;
+    };
   };
 }
 
@@ -94,35 +100,41 @@ export class SiteService {
   readonly history: SiteHistory;
 
   constructor(private readonly d: SiteDeps) {
-    this.history = new SiteHistory(() => this.listWithFigures(), d.events, d.clock);
+    // The directory's sites: the figures are this instance's counters, so no query per tick.
+    const read = () =>
+      d.attest.sites.entries().map((e) => ({
+        id: e.id,
+        figures: this.#figures({ id: e.id, counter_slot: e.slot < 0 ? null : e.slot }),
+      }));
+    this.history = new SiteHistory(read, d.events, d.clock);
   }
 
-  list(): SiteView[] {
-    return this.d.repo.all().map(siteView);
+  async list(): Promise<SiteView[]> {
+    return (await this.d.repo.all()).map(siteView);
   }
 
-  get(id: string): SiteView {
-    return siteView(this.#require(id));
+  async get(id: string): Promise<SiteView> {
+    return siteView(await this.#require(id));
   }
 
   /** Every site with its figures since start (zeros for a site past SITE_SLOTS), for the dashboard. */
-  listWithFigures(): (SiteView & { figures: SiteFiguresAll })[] {
-    return this.d.repo.all().map((r) => ({ ...siteView(r), figures: this.#figures(r) }));
+  async listWithFigures(): Promise<(SiteView & { figures: SiteFiguresAll })[]> {
+    return (await this.d.repo.all()).map((r) => ({ ...siteView(r), figures: this.#figures(r) }));
   }
 
   /** One site with its figures since start. */
-  getWithFigures(id: string): SiteView & { figures: SiteFiguresAll } {
-    const r = this.#require(id);
+  async getWithFigures(id: string): Promise<SiteView & { figures: SiteFiguresAll }> {
+    const r = await this.#require(id);
     return { ...siteView(r), figures: this.#figures(r) };
   }
 
   /** The site's latest sessions with measured signals, newest first (the site must exist). */
-  recentSessions(id: string, limit: number): RecentSession[] {
-    this.#require(id);
-    return this.d.attest.signals.recentOfSite(id, limit);
+  async recentSessions(id: string, limit: number): Promise<RecentSession[]> {
+    await this.#require(id);
+    return await this.d.attest.signals.recentOfSite(id, limit);
   }
 
-  #figures(r: SiteRow): SiteFiguresAll {
+  #figures(r: Pick<SiteRow, "id" | "counter_slot">): SiteFiguresAll {
     return {
       ...this.d.attest.sites.counters.figures(r.counter_slot),
       tokens: tokenFigures(
@@ -133,15 +145,16 @@ export class SiteService {
     };
   }
 
-  create(input: SiteInput, actor: string): SiteWithSecret {
+  async create(input: SiteInput, actor: string): Promise<SiteWithSecret> {
     const what = `Cannot create site ${JSON.stringify(input?.name)}`;
     const fields = this.#checked(input, what);
     const secret = newSecret();
     const id = crypto.randomUUID();
     const { repo, tx, audit, clock } = this.d;
-    const row = tx.tx(() => {
-      this.#uniqueName(fields.name, null, what);
-      const used = new Set(repo.all().map((s) => s.counter_slot));
+    const secretHash = sha256Hex(secret);
+    const row = await tx.tx(async () => {
+      await this.#uniqueName(fields.name, null, what);
+      const used = new Set((await repo.all()).map((s) => s.counter_slot));
       let slot: number | null = null;
       for (let i = 0; i < SITE_SLOTS && slot === null; i++) if (!used.has(i)) slot = i;
       const now = clock.now();
@@ -149,13 +162,13 @@ export class SiteService {
         id,
         ...fields,
         site_key: `pk_${randomHex(16)}`,
-        secret_hash: sha256Hex(secret),
+        secret_hash: secretHash,
         counter_slot: slot,
         created_at: now,
         updated_at: now,
       };
-      repo.insert(r);
-      audit.record({
+      await repo.insert(r);
+      await audit.add({
         actor,
         event_type: "attest_site.created",
         message: `Created attestation site "${r.name}" (${r.site_key}) for ${r.origins.join(", ")}`,
@@ -170,15 +183,15 @@ export class SiteService {
     return { ...siteView(row), secret };
   }
 
-  update(id: string, input: SiteInput, actor: string): SiteView {
-    const current = this.#require(id);
+  async update(id: string, input: SiteInput, actor: string): Promise<SiteView> {
+    const current = await this.#require(id);
     const what = `Cannot update site "${current.name}"`;
     const fields = this.#checked(input, what);
     const { repo, tx, audit, clock } = this.d;
-    tx.tx(() => {
-      this.#uniqueName(fields.name, id, what);
-      repo.update(id, fields, clock.now());
-      audit.record({
+    await tx.tx(async () => {
+      await this.#uniqueName(fields.name, id, what);
+      await repo.update(id, fields, clock.now());
+      await audit.add({
         actor,
         event_type: "attest_site.updated",
         message: `Updated attestation site "${fields.name}": origins ${
@@ -189,17 +202,18 @@ export class SiteService {
       });
     });
     this.#announce(id, "updated");
-    return this.get(id);
+    return await this.get(id);
   }
 
   /** A new secret; the old one stops working at once. */
-  rotateSecret(id: string, actor: string): SiteWithSecret {
-    const current = this.#require(id);
+  async rotateSecret(id: string, actor: string): Promise<SiteWithSecret> {
+    const current = await this.#require(id);
     const secret = newSecret();
+    const secretHash = sha256Hex(secret);
     const { repo, tx, audit, clock } = this.d;
-    tx.tx(() => {
-      repo.setSecretHash(id, sha256Hex(secret), clock.now());
-      audit.record({
+    await tx.tx(async () => {
+      await repo.setSecretHash(id, secretHash, clock.now());
+      await audit.add({
         actor,
         event_type: "attest_site.secret_rotated",
         message: `Rotated the secret of attestation site "${current.name}"`,
@@ -208,15 +222,15 @@ export class SiteService {
       });
     });
     this.#announce(id, "secret_rotated");
-    return { ...this.get(id), secret };
+    return { ...await this.get(id), secret };
   }
 
-  delete(id: string, actor: string): void {
-    const current = this.#require(id);
+  async delete(id: string, actor: string): Promise<void> {
+    const current = await this.#require(id);
     const { repo, tx, audit } = this.d;
-    tx.tx(() => {
-      repo.delete(id);
-      audit.record({
+    await tx.tx(async () => {
+      await repo.delete(id);
+      await audit.add({
         actor,
         event_type: "attest_site.deleted",
         message: `Deleted attestation site "${current.name}" (${current.site_key})`,
@@ -232,15 +246,15 @@ export class SiteService {
    * then compared in constant time (the index lookup alone would compare
    * hashes in variable time).
    */
-  authenticate(secret: unknown): SiteView | null {
+  async authenticate(secret: unknown): Promise<SiteView | null> {
     if (typeof secret !== "string" || !secret.startsWith("sk_")) return null;
     const hash = sha256Hex(secret);
-    const row = this.d.repo.bySecretHash(hash);
+    const row = await this.d.repo.bySecretHash(hash);
     return row && safeEqual(hash, row.secret_hash) ? siteView(row) : null;
   }
 
   /** The id of the site a session was created for, or null. */
-  siteOfSession(sessionId: string): string | null {
+  siteOfSession(sessionId: string): Promise<string | null> {
     return this.d.repo.siteOfSession(sessionId);
   }
 
@@ -265,8 +279,8 @@ export class SiteService {
     };
   }
 
-  #uniqueName(name: string, self: string | null, what: string): void {
-    const other = this.d.repo.byName(name);
+  async #uniqueName(name: string, self: string | null, what: string): Promise<void> {
+    const other = await this.d.repo.byName(name);
     if (other && other.id !== self) {
       throw new ConflictError(`${what}: name "${name}" is already used`, {
         field: "name",
@@ -282,8 +296,8 @@ export class SiteService {
     });
   }
 
-  #require(id: string): SiteRow {
-    const row = this.d.repo.byId(id);
+  async #require(id: string): Promise<SiteRow> {
+    const row = await this.d.repo.byId(id);
     if (!row) throw new NotFoundError(`Site "${id}" not found`, "id");
     return row;
   }

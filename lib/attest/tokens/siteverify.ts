@@ -13,16 +13,15 @@
 import { safeEqual, sha256Hex } from "../../auth/secret.ts";
 import { type Clock, isoTime } from "../../clock.ts";
 import type { Logger } from "../../log/log.ts";
-import type { Transactor } from "../../store/transactor.ts";
 import {
   clientReportedSignals,
   type Signals,
   type SignalSource,
 } from "../signals/session_signals.ts";
-import type { SiteRepo, SiteRow } from "../sites/site_repo.ts";
+import type { SiteRepoAsync, SiteRow } from "../sites/site_repo.ts";
 import { parseToken, TOKEN_MAX_LENGTH } from "./token_claims.ts";
 import type { SiteverifyError, TokenCounters } from "./token_counters.ts";
-import type { AttestTokenRepo, TokenRow } from "./token_repo.ts";
+import type { AttestTokenRepoAsync, TokenRow } from "./token_repo.ts";
 
 export interface SiteverifyInput {
   secret?: unknown;
@@ -46,9 +45,8 @@ export interface SiteverifyAnswer {
 }
 
 export interface SiteverifyDeps {
-  repo: AttestTokenRepo;
-  sites: Pick<SiteRepo, "bySecretHash">;
-  tx: Transactor;
+  repo: Pick<AttestTokenRepoAsync, "byId" | "markUsed">;
+  sites: Pick<SiteRepoAsync, "bySecretHash">;
   clock: Clock;
   counters: TokenCounters;
   log: Logger;
@@ -62,10 +60,10 @@ const failure = (code: SiteverifyError): SiteverifyAnswer => ({
 });
 
 /** The site whose secret this is (by SHA-256, then compared in constant time), or null. */
-function siteOfSecret(d: SiteverifyDeps, secret: string): SiteRow | null {
+async function siteOfSecret(d: SiteverifyDeps, secret: string): Promise<SiteRow | null> {
   if (!secret.startsWith("sk_")) return null;
   const hash = sha256Hex(secret);
-  const row = d.sites.bySecretHash(hash);
+  const row = await d.sites.bySecretHash(hash);
   return row && safeEqual(hash, row.secret_hash) ? row : null;
 }
 
@@ -73,7 +71,10 @@ function idempotencyKey(v: unknown): string | null {
   return typeof v === "string" && v.length > 0 && v.length <= 128 ? v : null;
 }
 
-export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): SiteverifyAnswer {
+export async function siteverify(
+  d: SiteverifyDeps,
+  input: SiteverifyInput,
+): Promise<SiteverifyAnswer> {
   let slot = -1;
   let siteId: string | null = null;
   const count = (field: SiteverifyError | "reused" | "verified") =>
@@ -85,14 +86,14 @@ export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): Siteverif
   try {
     const { secret, response } = input;
     if (typeof secret !== "string" || secret === "") return fail("missing-input-secret");
-    const site = siteOfSecret(d, secret);
+    const site = await siteOfSecret(d, secret);
     if (!site) return fail("invalid-input-secret");
     slot = site.counter_slot ?? -1;
     siteId = site.id;
     if (typeof response !== "string" || response === "") return fail("missing-input-response");
     const parsed = response.length <= TOKEN_MAX_LENGTH ? parseToken(response) : null;
     const tokenId = sha256Hex(response);
-    const row = parsed && d.repo.byId(tokenId);
+    const row = parsed && await d.repo.byId(tokenId);
     if (!parsed || !row || row.site_id !== site.id) return fail("invalid-input-response");
     const key = idempotencyKey(input.idempotency_key);
     const again = row.used_at === null ? null : replay(row, key);
@@ -112,12 +113,16 @@ export function siteverify(d: SiteverifyDeps, input: SiteverifyInput): Siteverif
       cdata: parsed.claims.cdata ?? "",
       chain_length: row.chain_length,
       session_age_ms: row.session_age_ms,
-      signals: (d.signals ?? clientReportedSignals).forSession(row.session_id, parsed.claims.env),
+      signals: await (d.signals ?? clientReportedSignals).forSession(
+        row.session_id,
+        parsed.claims.env,
+      ),
     };
-    const won = d.tx.tx(() => d.repo.markUsed(tokenId, now, key, JSON.stringify(answer)));
+    // One conditional statement: of concurrent verifies (any thread, any instance) one wins.
+    const won = await d.repo.markUsed(tokenId, now, key, JSON.stringify(answer));
     if (!won) {
       // Another verify marked it between our read and our write.
-      const winner = d.repo.byId(tokenId);
+      const winner = await d.repo.byId(tokenId);
       const same = winner && replay(winner, key);
       if (same) return same;
       count("reused");

@@ -10,18 +10,18 @@ import { sha256Hex } from "../../auth/secret.ts";
 import type { Clock } from "../../clock.ts";
 import { ConflictError, ForbiddenError } from "../../errors.ts";
 import type { Ed25519Verifier } from "../ed25519.ts";
-import type { SiteRepo } from "../sites/site_repo.ts";
+import type { SiteRepoAsync } from "../sites/site_repo.ts";
 import type { SiteDirectory, SiteEntry } from "../sites/site_directory.ts";
 import { type ParsedToken, parseToken, signedText } from "./token_claims.ts";
 import type { TokenCounters } from "./token_counters.ts";
-import type { AttestTokenRepo } from "./token_repo.ts";
+import type { AttestTokenRepoAsync } from "./token_repo.ts";
 
 /** How far a token's iat may be from the server's clock: the heartbeats' drift allowance. */
 export const TOKEN_DRIFT_MS = 30_000;
 
 export interface TokenIssueDeps {
-  repo: AttestTokenRepo;
-  sites: Pick<SiteRepo, "byId">;
+  repo: Pick<AttestTokenRepoAsync, "session" | "insert">;
+  sites: Pick<SiteRepoAsync, "byId">;
   directory: Pick<SiteDirectory, "byKey">;
   clock: Clock;
   counters: TokenCounters;
@@ -50,7 +50,11 @@ function refused(message: string, code: string): ForbiddenError {
   return new ForbiddenError(message, { field: "token", code });
 }
 
-export function issueToken(d: TokenIssueDeps, token: unknown, origin: string | null): IssuedToken {
+export async function issueToken(
+  d: TokenIssueDeps,
+  token: unknown,
+  origin: string | null,
+): Promise<IssuedToken> {
   const parsed = parseToken(token);
   if (!parsed) throw refused("Token claims are malformed", "malformed");
   const entry = d.directory.byKey(parsed.claims.site);
@@ -58,7 +62,7 @@ export function issueToken(d: TokenIssueDeps, token: unknown, origin: string | n
     throw refused(`Unknown site key ${JSON.stringify(parsed.claims.site)}`, "unknown_site");
   }
   try {
-    const issued = checkAndRegister(d, parsed, token as string, entry, origin);
+    const issued = await checkAndRegister(d, parsed, token as string, entry, origin);
     d.counters.add(entry.slot, "issued", entry.id);
     return issued;
   } catch (err) {
@@ -67,13 +71,13 @@ export function issueToken(d: TokenIssueDeps, token: unknown, origin: string | n
   }
 }
 
-function checkAndRegister(
+async function checkAndRegister(
   d: TokenIssueDeps,
   { c, signature, claims }: ParsedToken,
   token: string,
   entry: SiteEntry,
   origin: string | null,
-): IssuedToken {
+): Promise<IssuedToken> {
   if (origin === null || !entry.origins.has(origin)) {
     throw new ForbiddenError(
       `Origin ${JSON.stringify(origin)} is not one of the site's origins`,
@@ -81,7 +85,7 @@ function checkAndRegister(
     );
   }
   const now = d.clock.now();
-  const session = d.repo.session(claims.sid);
+  const session = await d.repo.session(claims.sid);
   if (!session || now > session.expires_at) {
     throw refused("Session is unknown or expired", "unknown_session");
   }
@@ -103,7 +107,7 @@ function checkAndRegister(
       "wrong_hostname",
     );
   }
-  const site = d.sites.byId(entry.id);
+  const site = await d.sites.byId(entry.id);
   if (!site) throw refused("Unknown site", "unknown_site");
   if (session.chain_length < site.min_chain || claims.chain > session.chain_length) {
     throw new ConflictError(
@@ -112,7 +116,7 @@ function checkAndRegister(
     );
   }
   const expiresAt = now + site.token_ttl_s * 1000;
-  const fresh = d.repo.insert({
+  const fresh = await d.repo.insert({
     token_id: sha256Hex(token),
     site_id: site.id,
     session_id: claims.sid,

@@ -1,7 +1,11 @@
 /**
  * Attestation tokens in the store (migration 12), and the one read of a
- * session that `POST /token` needs.
+ * session that `POST /token` needs. `AttestTokenRepo` (synchronous) is what
+ * the attestation threads use on SQLite; `AttestTokenRepoAsync` is the same
+ * on either engine (`SqliteAttestTokenRepoAsync` here, `PgAttestTokenRepo` in
+ * `pg_token_repo.ts`). Redemption is one conditional UPDATE on both.
  */
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 import type { Store } from "../../store/store.ts";
 
 export interface TokenRow {
@@ -31,12 +35,31 @@ export interface AttestTokenRepo {
   session(sessionId: string): TokenSession | undefined;
   byId(tokenId: string): TokenRow | undefined;
   /** False when the token was registered already. */
-  insert(row: Omit<TokenRow, "used_at" | "idempotency_key" | "result">): boolean;
+  insert(row: NewAttestToken): boolean;
   /** Marks a token used; false when another siteverify marked it first. */
   markUsed(tokenId: string, now: number, idempotencyKey: string | null, result: string): boolean;
   /** Deletes tokens that expired before `cutoff`; returns how many. */
   purge(cutoff: number): number;
 }
+
+/** The same table, asynchronous. */
+export interface AttestTokenRepoAsync {
+  session(sessionId: string): Promise<TokenSession | undefined>;
+  byId(tokenId: string): Promise<TokenRow | undefined>;
+  /** False when the token was registered already. */
+  insert(row: NewAttestToken): Promise<boolean>;
+  /** Marks a token used; false when another siteverify (on any instance) marked it first. */
+  markUsed(
+    tokenId: string,
+    now: number,
+    idempotencyKey: string | null,
+    result: string,
+  ): Promise<boolean>;
+  /** Deletes tokens that expired before `cutoff`; returns how many. */
+  purge(cutoff: number): Promise<number>;
+}
+
+export type NewAttestToken = Omit<TokenRow, "used_at" | "idempotency_key" | "result">;
 
 const COLUMNS =
   "token_id, site_id, session_id, issued_at, expires_at, chain_length, session_age_ms, used_at, idempotency_key, result";
@@ -59,7 +82,7 @@ export class SqliteAttestTokenRepo implements AttestTokenRepo {
     );
   }
 
-  insert(r: Omit<TokenRow, "used_at" | "idempotency_key" | "result">): boolean {
+  insert(r: NewAttestToken): boolean {
     return this.store.run(
       `INSERT INTO attest_tokens
          (token_id, site_id, session_id, issued_at, expires_at, chain_length, session_age_ms)
@@ -87,5 +110,39 @@ export class SqliteAttestTokenRepo implements AttestTokenRepo {
 
   purge(cutoff: number): number {
     return this.store.run("DELETE FROM attest_tokens WHERE expires_at < ?", cutoff).changes;
+  }
+}
+
+/** `AttestTokenRepoAsync` on SQLite: the synchronous statements above, through the store's queue. */
+export class SqliteAttestTokenRepoAsync implements AttestTokenRepoAsync {
+  constructor(private readonly db: SqliteAsync) {}
+
+  #sync<T>(fn: (repo: SqliteAttestTokenRepo) => T): Promise<T> {
+    return this.db.run((store) => fn(new SqliteAttestTokenRepo(store)));
+  }
+
+  session(sessionId: string): Promise<TokenSession | undefined> {
+    return this.#sync((r) => r.session(sessionId));
+  }
+
+  byId(tokenId: string): Promise<TokenRow | undefined> {
+    return this.#sync((r) => r.byId(tokenId));
+  }
+
+  insert(row: NewAttestToken): Promise<boolean> {
+    return this.#sync((r) => r.insert(row));
+  }
+
+  markUsed(
+    tokenId: string,
+    now: number,
+    idempotencyKey: string | null,
+    result: string,
+  ): Promise<boolean> {
+    return this.#sync((r) => r.markUsed(tokenId, now, idempotencyKey, result));
+  }
+
+  purge(cutoff: number): Promise<number> {
+    return this.#sync((r) => r.purge(cutoff));
   }
 }

@@ -6,24 +6,26 @@
  */
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log/log.ts";
-import type { Transactor } from "../../store/transactor.ts";
 import { Ed25519Verifier } from "../ed25519.ts";
 import type { SignalSource } from "../signals/session_signals.ts";
 import type { SiteDirectory } from "../sites/site_directory.ts";
-import type { SiteRepo } from "../sites/site_repo.ts";
+import type { SiteRepoAsync } from "../sites/site_repo.ts";
 import { siteverify, type SiteverifyAnswer, type SiteverifyInput } from "./siteverify.ts";
 import { renderTokenMetrics, TokenCounters, type TokenCounterTable } from "./token_counters.ts";
 import { type IssuedToken, issueToken } from "./token_issue.ts";
-import type { AttestTokenRepo } from "./token_repo.ts";
+import type { AttestTokenRepoAsync } from "./token_repo.ts";
 
 /** Tokens stay this long past expiry, so that a late verify still says timeout-or-duplicate. */
 export const TOKEN_PURGE_GRACE_MS = 3_600_000;
 
-export interface TokenServiceDeps {
-  repo: AttestTokenRepo;
-  sites: Pick<SiteRepo, "byId" | "bySecretHash">;
+/** The token tables as the service reads them, on either engine. */
+export interface TokenStores {
+  repo: AttestTokenRepoAsync;
+  sites: Pick<SiteRepoAsync, "byId" | "bySecretHash">;
+}
+
+export interface TokenServiceDeps extends TokenStores {
   directory: SiteDirectory;
-  tx: Transactor;
   clock: Clock;
   log: Logger;
   counters: TokenCounterTable;
@@ -40,7 +42,7 @@ export class TokenService {
   }
 
   /** `POST /token`; throws ValidationError, ForbiddenError or ConflictError (docs). */
-  issue(token: unknown, origin: string | null): IssuedToken {
+  issue(token: unknown, origin: string | null): Promise<IssuedToken> {
     const { repo, sites, directory, clock } = this.d;
     return issueToken(
       { repo, sites, directory, clock, counters: this.counters, verifier: this.#verifier },
@@ -50,13 +52,13 @@ export class TokenService {
   }
 
   /** `POST /siteverify`: always an answer (see siteverify.ts). */
-  verify(input: SiteverifyInput): SiteverifyAnswer {
-    const { repo, sites, tx, clock, log, signals } = this.d;
-    return siteverify({ repo, sites, tx, clock, log, signals, counters: this.counters }, input);
+  verify(input: SiteverifyInput): Promise<SiteverifyAnswer> {
+    const { repo, sites, clock, log, signals } = this.d;
+    return siteverify({ repo, sites, clock, log, signals, counters: this.counters }, input);
   }
 
   /** Deletes tokens expired before now − grace; returns how many. */
-  purge(): number {
+  purge(): Promise<number> {
     return this.d.repo.purge(this.d.clock.now() - TOKEN_PURGE_GRACE_MS);
   }
 

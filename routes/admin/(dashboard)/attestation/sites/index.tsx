@@ -36,10 +36,10 @@ interface Data {
   created: SiteWithSecret | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Attestation sites";
   return {
-    sites: ctx.services.attestSites.listWithFigures(),
+    sites: await ctx.services.attestSites.listWithFigures(),
     canEdit: roleAtLeast(ctx.auth.user.role, "administrator"),
     form: emptyForm(),
     notice: null,
@@ -49,17 +49,20 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.sites, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.sites, ctx.query.done) }));
   },
-  POST(ctx) {
+  async POST(ctx) {
     try {
-      const created = ctx.services.attestSites.create(siteInput(ctx.body), ctx.auth.user.username);
+      const created = await ctx.services.attestSites.create(
+        siteInput(ctx.body),
+        ctx.auth.user.username,
+      );
       // Not a redirect: the secret is on this answer only.
-      return page(load(ctx, { created }));
+      return page(await load(ctx, { created }));
     } catch (err) {
       const { form, status } = siteFailure(err, ctx.body);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

@@ -5,8 +5,8 @@ const route = confirmRoute({
   summary: { GET: "Confirm deleting an attestation site", POST: "Delete an attestation site" },
   access: "administrator",
   load: (ctx) => ctx.services.attestSites.get(ctx.params.id),
-  act: (ctx, s) => {
-    ctx.services.attestSites.delete(s.id, ctx.auth.user.username);
+  act: async (ctx, s) => {
+    await ctx.services.attestSites.delete(s.id, ctx.auth.user.username);
     return "/attestation/sites?done=deleted";
   },
   text: (s) => ({

@@ -42,14 +42,14 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   const { attestSites } = ctx.services;
-  const site = attestSites.getWithFigures(ctx.params.id);
+  const site = await attestSites.getWithFigures(ctx.params.id);
   ctx.state.title = `Site ${site.name}`;
   return {
     site,
     history: attestSites.history.view(site.id, site.figures),
-    sessions: attestSites.recentSessions(site.id, FLAG_WINDOW),
+    sessions: await attestSites.recentSessions(site.id, FLAG_WINDOW),
     canEdit: roleAtLeast(ctx.auth.user.role, "administrator"),
     form: { values: siteValues(site), errors: {} },
     notice: null,
@@ -58,17 +58,17 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.site, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.site, ctx.query.done) }));
   },
-  POST(ctx) {
+  async POST(ctx) {
     try {
       const input = siteInput(ctx.body);
-      ctx.services.attestSites.update(ctx.params.id, input, ctx.auth.user.username);
+      await ctx.services.attestSites.update(ctx.params.id, input, ctx.auth.user.username);
       return ctx.redirect(`/attestation/sites/${ctx.params.id}?done=updated`);
     } catch (err) {
       const { form, status } = siteFailure(err, ctx.body);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

@@ -20,13 +20,16 @@ export const meta = define.meta({
 type Data = { site: SiteView; rotated: null } | { site: SiteView; rotated: SiteWithSecret };
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Rotate secret";
-    return page<Data>({ site: ctx.services.attestSites.get(ctx.params.id), rotated: null });
+    return page<Data>({ site: await ctx.services.attestSites.get(ctx.params.id), rotated: null });
   },
-  POST(ctx) {
+  async POST(ctx) {
     ctx.state.title = "Secret rotated";
-    const rotated = ctx.services.attestSites.rotateSecret(ctx.params.id, ctx.auth.user.username);
+    const rotated = await ctx.services.attestSites.rotateSecret(
+      ctx.params.id,
+      ctx.auth.user.username,
+    );
     return page<Data>({ site: rotated, rotated });
   },
 });

@@ -19,8 +19,8 @@ export const meta = define.meta(member({
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.attestSites.get(ctx.params.id),
   PUT: (ctx) => ctx.services.attestSites.update(ctx.params.id, ctx.body, ctx.auth.user.username),
-  DELETE(ctx) {
-    ctx.services.attestSites.delete(ctx.params.id, ctx.auth.user.username);
+  async DELETE(ctx) {
+    await ctx.services.attestSites.delete(ctx.params.id, ctx.auth.user.username);
     return { success: true, message: "Site deleted" };
   },
 });

@@ -20,6 +20,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ sites: ctx.services.attestSites.list() }),
+  GET: async (ctx) => ({ sites: await ctx.services.attestSites.list() }),
   POST: (ctx) => ctx.services.attestSites.create(ctx.body, ctx.auth.user.username),
 });
