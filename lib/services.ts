@@ -3,13 +3,13 @@
  * event bus. `main.ts` and the tests call `createServices`; each listener
  * hands its routes only its slice of it (server/listeners/<name>/context.ts).
  */
-import { AttestService } from "./attest/attest.ts";
+import type { AttestService } from "./attest/attest.ts";
+import type { AttestRuntime } from "./attest/attest_runtime.ts";
+import { attestServices } from "./attest/attest_services.ts";
+import type { Core } from "./attest/core.ts";
 import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
-import { type Core, loadCore } from "./attest/core.ts";
-import { AttestRates } from "./attest/rates.ts";
-import { createAttestShared } from "./attest/shared.ts";
-import { sqliteAttestRepos, sqliteAttestReposAsync } from "./attest/sqlite_repos.ts";
-import { SiteService } from "./attest/sites/site_service.ts";
+import type { AttestRates } from "./attest/rates.ts";
+import type { SiteService } from "./attest/sites/site_service.ts";
 import type { AuditLog } from "./audit/audit.ts";
 import { sqliteAuditLog } from "./audit/sqlite_audit.ts";
 import type { AuthService } from "./auth/auth.ts";
@@ -63,7 +63,9 @@ export interface Services {
   jwt: JwtService;
   settings: SettingsService;
   system: SystemService;
-  attest: AttestService;
+  attest: AttestRuntime;
+  /** The SQLite engine's attestation service (threads, write lock, cache); null on PostgreSQL. */
+  attestSqlite: AttestService | null;
   /** Attestation rates for the dashboard; emits `AttestStats` when a figure changes. */
   attestRates: AttestRates;
   /** Attestation sites (docs/attestation_sites.md). */
@@ -114,50 +116,6 @@ interface Common {
   clock: Clock;
   events: EventBus;
   audit: AuditLog;
-}
-
-/** The attestation service of this thread, with the state it shares with the serving threads. */
-async function attestServices(c: Common, system: SystemService, core?: Core) {
-  const { config, store, log, clock } = c;
-  if (config.attest.heartbeatMinMs < 2000) {
-    // Five heartbeats per ten seconds is the spec's limit: closer spacing gets clients rate-limited.
-    log.warn(
-      "PALISADE_ATTEST_HB_MIN_MS below 2000 lets clients exceed the 5-per-10-s heartbeat limit",
-      { heartbeat_min_ms: config.attest.heartbeatMinMs },
-    );
-  }
-  // Row 0 of the shared counters is this thread's; each thread serving the listener has its own.
-  const repos = sqliteAttestRepos(store);
-  const { sessions } = repos;
-  const shared = createAttestShared(config.attest, 1 + config.attest.workers, {
-    sessions: sessions.count(),
-    maxChainLength: sessions.maxChainLength(),
-  });
-  const attest = new AttestService({
-    ...repos,
-    tx: store,
-    core: core ?? await loadCore(),
-    clock,
-    options: config.attest,
-    log: log.child({ service: "attest" }),
-    shared,
-  });
-  const attestRates = new AttestRates(attest, c.events, clock);
-  system.addProbe({
-    name: "attestation",
-    summary: () => ({
-      ...attest.stats(),
-      accepted: attest.counters.accepted,
-      rejected: attest.counters.rejectedTotal,
-    }),
-  });
-  const { events, audit } = c;
-  const sites = new SiteService({
-    repo: sqliteAttestReposAsync(store).sites,
-    tx: SqliteAsync.of(store),
-    ...{ audit, events, clock, attest },
-  });
-  return { attest, attestRates, attestSites: sites };
 }
 
 /** Zones and records, and the in-memory index the DNS listener answers from. */
@@ -241,13 +199,14 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settingsRepo = new SqliteSettingsRepo(db);
   const settings = new SettingsService(settingsRepo, db, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(db), clock, opts.commit ?? "unknown");
-  const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
+  const attestParts = await attestServices({ ...common, engine }, system, opts.core);
+  const { attest, attestSqlite, attestRates, attestSites } = attestParts;
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
   // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
   const serverEndpoint = () => endpointOf((key) => settingsRepo.valueNow(key));
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
-  const backups = backupService(common, { attest, index, jwt, tunnels });
+  const backups = backupService(common, { attest: attestSqlite!, index, jwt, tunnels });
   const diagnostics = diagnosticsOf(common, {
     tunnels,
     dnsProbe,
@@ -260,7 +219,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const housekeeping = setInterval(async () => {
     try {
       // The synchronous (not yet ported) pass first, while no asynchronous transaction is open.
-      attest.purgeExpired();
+      await attest.purgeExpired();
       await sessions.purgeExpired();
     } catch (err) {
       log.warn("housekeeping failed", { err });
@@ -277,6 +236,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     settings,
     system,
     attest,
+    attestSqlite,
     attestRates,
     attestSites,
     dns,
@@ -298,7 +258,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       attestRates.stop();
       attestSites.history.stop();
       await rollover.stop();
-      attest.close();
+      attestParts.close();
       await tunnels.stop();
     },
   };

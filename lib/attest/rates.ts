@@ -7,7 +7,8 @@
  */
 import { type Clock, isoTime } from "../clock.ts";
 import type { EventBus, EventMap } from "../events/bus.ts";
-import type { AttestService } from "./attest.ts";
+import type { AttestRuntime } from "./attest_runtime.ts";
+import type { AttestStats } from "./session_repo.ts";
 import { backgroundTick } from "../background_tick.ts";
 
 export type AttestSnapshot = EventMap["AttestStats"];
@@ -32,9 +33,10 @@ export class AttestRates {
   #rates = { accepted: 0, rejected: 0, window: 0 };
   #lastEmitted = "";
   #timer: ReturnType<typeof setInterval> | undefined;
+  #stats: AttestStats = { sessions: 0, expired_sessions: 0, max_chain_length: 0 };
 
   constructor(
-    private readonly attest: AttestService,
+    private readonly attest: Pick<AttestRuntime, "counters" | "stats">,
     private readonly events: EventBus,
     private readonly clock: Clock,
     readonly intervalMs = ATTEST_RATE_WINDOW_MS,
@@ -54,7 +56,7 @@ export class AttestRates {
     for (const [reason, n] of c.rejected) if (n > 0) byReason[reason] = n;
     return {
       time: isoTime(this.clock.now()),
-      ...this.attest.stats(),
+      ...this.#statsNow(),
       accepted: c.accepted,
       rejected: c.rejectedTotal,
       rejected_by_reason: byReason,
@@ -62,6 +64,17 @@ export class AttestRates {
       rejected_per_second: this.#rates.rejected,
       window_seconds: this.#rates.window,
     };
+  }
+
+  /**
+   * The `/stats` counts: read at once on SQLite; on PostgreSQL (a query) the
+   * figures of the previous read, refreshed by this one.
+   */
+  #statsNow(): AttestStats {
+    const s = this.attest.stats();
+    if (!(s instanceof Promise)) return s;
+    s.then((v) => (this.#stats = v), () => {});
+    return this.#stats;
   }
 
   /** Closes the current window; emits `AttestStats` when a figure differs from the last one sent. */

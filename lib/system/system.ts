@@ -31,7 +31,7 @@ export const COMPATIBILITY_POLICY = "docs/compatibility.md";
 export interface SystemProbe {
   name: string;
   /** Counts and states shown in the overview; must be cheap. */
-  summary(): Record<string, unknown>;
+  summary(): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export class SystemService {
@@ -91,7 +91,7 @@ export class SystemService {
       api_tokens: counts.apiTokens,
       audit_records: counts.auditRecords,
     };
-    for (const p of this.#probes) out[p.name] = p.summary();
+    for (const p of this.#probes) out[p.name] = await p.summary();
     return out;
   }
 }

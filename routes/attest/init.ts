@@ -31,8 +31,8 @@ export const meta = define.meta({
 export const handler = define.handlers(meta, {
   // A failure is AttestInitError: the spec's 500 without detail (server/http/errors.ts).
   // The per-address limit keys on the client a trusted proxy names, else on the TCP peer.
-  POST: (ctx) =>
-    ctx.services.attest.init(ctx.body.public_key, requestClientAddress(ctx), {
+  POST: async (ctx) =>
+    await ctx.services.attest.init(ctx.body.public_key, requestClientAddress(ctx), {
       key: ctx.query.site_key ?? null,
       origin: ctx.req.headers.get("origin"),
     }),

@@ -9,8 +9,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) =>
-    new Response(ctx.services.attest.metrics(), {
+  GET: async (ctx) =>
+    new Response(await ctx.services.attest.metrics(), {
       headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" },
     }),
 });

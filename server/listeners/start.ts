@@ -73,7 +73,7 @@ export async function startServer(services: Services, manifest: Manifest): Promi
         count: config.attest.workers,
         config,
         dbPath: services.store.path,
-        shared: services.attest.shared,
+        shared: services.attestSqlite!.shared,
         log: services.log,
       });
       started.push(threads);

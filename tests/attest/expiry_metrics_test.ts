@@ -10,9 +10,9 @@ Deno.test("sessions expire 30 minutes after the last accepted heartbeat, then th
   const stats = async () => await (await fetch(`${rig.t.attest}/stats`)).json();
   rig.clock.advance(20 * 60_000 + 1); // a: 30 min + 1 ms since init; b: 20 min since its heartbeat
   assertEquals(await stats(), { sessions: 2, expired_sessions: 1, max_chain_length: 1 });
-  assertEquals(rig.t.services.attest.purgeExpired(), 0, "still inside the grace period");
+  assertEquals(rig.t.services.attestSqlite!.purgeExpired(), 0, "still inside the grace period");
   rig.clock.advance(60_000);
-  assertEquals(rig.t.services.attest.purgeExpired(), 1);
+  assertEquals(rig.t.services.attestSqlite!.purgeExpired(), 1);
   assertEquals(await stats(), { sessions: 1, expired_sessions: 0, max_chain_length: 1 });
   assertEquals(rig.row(a.session!.session_id), undefined);
   assert(rig.row(b.session!.session_id));
@@ -34,7 +34,7 @@ Deno.test("the highest chain length falls back to the longest remaining chain wh
   rig.clock.advance(29 * 60_000);
   assert(await short.heartbeat());
   rig.clock.advance(60_000);
-  assertEquals(rig.t.services.attest.purgeExpired(), 1);
+  assertEquals(rig.t.services.attestSqlite!.purgeExpired(), 1);
   assertEquals(rig.row(long.session!.session_id), undefined);
   assertEquals(await stats(), { sessions: 1, expired_sessions: 0, max_chain_length: 2 });
 });

@@ -38,7 +38,7 @@ Deno.test("a heartbeat whose commit finds another thread writing is accepted onc
       holder.onmessage = resolve;
       holder.onerror = reject;
     });
-    holder.postMessage({ lock: rig.t.services.attest.shared.writeLock, releasedAt });
+    holder.postMessage({ lock: rig.t.services.attestSqlite!.shared.writeLock, releasedAt });
     await locked;
     rig.clock.advance(GAP_MS);
     assert(await client.heartbeat(), "accepted, not lost, though its commit found the lock taken");
@@ -154,7 +154,7 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
   const first = client.prepareHeartbeat();
   assert(await client.send(first));
   // Put the session's initial state back into the cache, as if the acceptance had not reached it.
-  const cache = new SharedSessionCache(rig.t.services.attest.shared.sessionCache!);
+  const cache = new SharedSessionCache(rig.t.services.attestSqlite!.shared.sessionCache!);
   cache.put({
     session_id: sid,
     public_key: initial.public_key as string,

@@ -147,7 +147,7 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   // Corrupt the stored order (version byte 0): the server cannot apply it.
   store.run("UPDATE attest_sessions SET pending_order = ? WHERE session_id = ?", "AAEB", sid);
   // The service keeps a copy of the state it wrote; a change behind its back must drop it.
-  rig.t.services.attest.forgetCached(sid);
+  rig.t.services.attestSqlite!.forgetCached(sid);
   const before = rig.row(sid);
   const counter = await rig.rejected("mutation");
   rig.clock.advance(GAP_MS);
@@ -156,7 +156,7 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   assertEquals(await rig.rejected("mutation"), counter + 1);
   assertEquals(rig.row(sid), before);
   store.run("UPDATE attest_sessions SET pending_order = ? WHERE session_id = ?", order, sid);
-  rig.t.services.attest.forgetCached(sid);
+  rig.t.services.attestSqlite!.forgetCached(sid);
   rig.clock.advance(GAP_MS);
   assert(await client.heartbeat(), "accepted once the order is sound again");
 });

@@ -37,7 +37,7 @@ Deno.test("a site's sessions get signals: a human-like session none flagged, a r
     sent.push(events);
     assertEquals(await human.heartbeat({ events }), true);
   }
-  const h = rig.t.services.attest.signalsOf(human.session!.session_id);
+  const h = rig.t.services.attestSqlite!.signalsOf(human.session!.session_id);
   assert(h, "signals of the site's session");
   assertEquals(h.site_id, site.id);
   assertEquals(h.heartbeats, 6);
@@ -55,12 +55,12 @@ Deno.test("a site's sessions get signals: a human-like session none flagged, a r
     // Signals never reject: the spec's checks pass, so each is accepted.
     assertEquals(await bot.heartbeat({ events: replayed }), true);
   }
-  const b = rig.t.services.attest.signalsOf(bot.session!.session_id)!;
+  const b = rig.t.services.attestSqlite!.signalsOf(bot.session!.session_id)!;
   assertEquals(b.flags, ["replay", "timing_regular"]);
   assertEquals(b.replay.seen_elsewhere, 6);
   assertEquals([b.timing.mean_ms, b.timing.sd_ms], [15_000, 0]);
   // The original is not blamed for being copied.
-  assertEquals(rig.t.services.attest.signalsOf(human.session!.session_id)!.flags, []);
+  assertEquals(rig.t.services.attestSqlite!.signalsOf(human.session!.session_id)!.flags, []);
 
   // Same page and heartbeats, but no site's Origin: nothing measured, nothing stored.
   const plain = new AttestClient(
@@ -71,7 +71,7 @@ Deno.test("a site's sessions get signals: a human-like session none flagged, a r
   await plain.init();
   rig.clock.advance(15_000);
   assertEquals(await plain.heartbeat({ events: sent[0] }), true);
-  assertEquals(rig.t.services.attest.signalsOf(plain.session!.session_id), null);
+  assertEquals(rig.t.services.attestSqlite!.signalsOf(plain.session!.session_id), null);
 });
 
 Deno.test("a hardwareConcurrency that changes within a site's session is flagged fingerprint_inconsistent; the row goes with the purged session and path hashes after the replay window", async () => {
@@ -89,10 +89,10 @@ Deno.test("a hardwareConcurrency that changes within a site's session is flagged
   const fp = { aspectRatio: "1.7777777778", devicePixelRatio: "1", hardwareConcurrency: 8 };
   rig.clock.advance(13_000);
   assertEquals(await c.heartbeat({ fingerprint: fp }), true);
-  assertEquals(rig.t.services.attest.signalsOf(c.session!.session_id)!.flags, []);
+  assertEquals(rig.t.services.attestSqlite!.signalsOf(c.session!.session_id)!.flags, []);
   rig.clock.advance(13_000);
   assertEquals(await c.heartbeat({ fingerprint: { ...fp, hardwareConcurrency: 4 } }), true);
-  const s = rig.t.services.attest.signalsOf(c.session!.session_id)!;
+  const s = rig.t.services.attestSqlite!.signalsOf(c.session!.session_id)!;
   assertEquals(s.flags, ["fingerprint_inconsistent"]);
   assertEquals(s.fingerprint.changes, {
     aspect_ratio: 0,
@@ -108,10 +108,10 @@ Deno.test("a hardwareConcurrency that changes within a site's session is flagged
   assertEquals(hashes(), 2);
   // Expired (30 min) and past the purge grace: the session and its signals go, the hashes stay.
   rig.clock.advance(40 * 60_000);
-  assert(rig.t.services.attest.purgeExpired() >= 1);
-  assertEquals(rig.t.services.attest.signalsOf(c.session!.session_id), null);
+  assert(rig.t.services.attestSqlite!.purgeExpired() >= 1);
+  assertEquals(rig.t.services.attestSqlite!.signalsOf(c.session!.session_id), null);
   assertEquals(hashes(), 2);
   rig.clock.advance(24 * 3_600_000);
-  rig.t.services.attest.purgeExpired();
+  rig.t.services.attestSqlite!.purgeExpired();
   assertEquals(hashes(), 0);
 });

@@ -104,7 +104,7 @@ browserTest(FLAGGED, async (browser) => {
   const sessionId = status.sessionId!;
   // The init carried the site key: the session belongs to the site.
   assertEquals(await t.services.attestSites.siteOfSession(sessionId), site.id);
-  const s = t.services.attest.signalsOf(sessionId);
+  const s = t.services.attestSqlite!.signalsOf(sessionId);
   assert(s, "signals of the site's session");
   console.log(`signals of the scripted session: ${JSON.stringify(s.path)}`);
   assert(s.heartbeats >= 3, `${s.heartbeats} heartbeats measured`);
@@ -144,7 +144,7 @@ browserTest(FLAGGED, async (browser) => {
       true,
     );
   }
-  const r = t.services.attest.signalsOf(replayer.session!.session_id)!;
+  const r = t.services.attestSqlite!.signalsOf(replayer.session!.session_id)!;
   console.log(`signals of the replaying session: ${JSON.stringify(r.replay)}`);
   assert(r.flags.includes("replay"), JSON.stringify(r));
   assertEquals(r.replay.seen_elsewhere, replayed.length);
@@ -161,5 +161,5 @@ browserTest(FLAGGED, async (browser) => {
     JSON.stringify(flagged),
   );
   // The original was not a copy of anything.
-  assertEquals(t.services.attest.signalsOf(sessionId)!.replay.seen_elsewhere, 0);
+  assertEquals(t.services.attestSqlite!.signalsOf(sessionId)!.replay.seen_elsewhere, 0);
 });

@@ -4,7 +4,7 @@
  * nothing else is loaded there. Route files declare themselves with this
  * `define`.
  */
-import type { AttestService } from "../../../lib/attest/attest.ts";
+import type { AttestRuntime } from "../../../lib/attest/attest_runtime.ts";
 import type { Config } from "../../../lib/config/config.ts";
 import type { Logger } from "../../../lib/log/log.ts";
 import { type Context, createDefine } from "../../http/define.ts";
@@ -12,7 +12,7 @@ import { type Context, createDefine } from "../../http/define.ts";
 export interface AttestServices {
   /** The attestation options, and which proxies may name the client (the `/init` limit keys on it). */
   config: Pick<Config, "attest" | "trustedProxies">;
-  attest: AttestService;
+  attest: AttestRuntime;
   log: Logger;
 }
 
