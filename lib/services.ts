@@ -10,7 +10,8 @@ import type { Core } from "./attest/core.ts";
 import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
 import type { AttestRates } from "./attest/rates.ts";
 import type { SiteService } from "./attest/sites/site_service.ts";
-import type { AuditLog } from "./audit/audit.ts";
+import { AuditLog } from "./audit/audit.ts";
+import { PgAuditRepo } from "./audit/pg_audit_repo.ts";
 import { sqliteAuditLog } from "./audit/sqlite_audit.ts";
 import type { AuthService } from "./auth/auth.ts";
 import { authServices } from "./auth/auth_services.ts";
@@ -37,16 +38,18 @@ import type { HostDriver } from "./host/driver.ts";
 import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
 import { endpointOf, SettingsService } from "./settings/settings.ts";
-import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
+import { type SettingsRepo, SqliteSettingsRepo } from "./settings/settings_repo.ts";
+import { PgSettingsRepo } from "./settings/pg_settings_repo.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
 import { databaseDiagnostics, Diagnostics, type DiagnosticsProbe } from "./system/diagnostics.ts";
 import { SystemService } from "./system/system.ts";
-import { SqliteSystemRepo } from "./system/system_repo.ts";
+import { SqliteSystemRepo, type SystemRepo } from "./system/system_repo.ts";
+import { PgSystemRepo } from "./system/pg_system_repo.ts";
 import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
 import type { ServerEndpointSource } from "./tunnel/context.ts";
 import { SqliteAsync } from "./store/sqlite_async.ts";
-import { sqliteEngine } from "./store/engine.ts";
+import { pickRepo, sqliteEngine } from "./store/engine.ts";
 import { VERSION } from "./version.ts";
 
 export interface Services {
@@ -191,20 +194,31 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, store, log } = opts;
   const clock = opts.clock ?? systemClock;
   const events = new EventBus();
-  const db = SqliteAsync.of(store);
-  const audit = sqliteAuditLog(store, events, clock);
-  const common: Common = { config, store, log, clock, events, audit };
   const engine = sqliteEngine(store);
+  const { db } = engine;
+  const audit = pickRepo(engine, {
+    sqlite: (_db, s) => sqliteAuditLog(s, events, clock),
+    postgres: (pg) => new AuditLog(new PgAuditRepo(pg), pg, events, clock),
+  });
+  const common: Common = { config, store, log, clock, events, audit };
   const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
-  const settingsRepo = new SqliteSettingsRepo(db);
+  const settingsRepo = pickRepo<SettingsRepo>(engine, {
+    sqlite: (sq) => new SqliteSettingsRepo(sq),
+    postgres: (pg) => new PgSettingsRepo(pg),
+  });
   const settings = new SettingsService(settingsRepo, db, audit, events, clock);
-  const system = new SystemService(new SqliteSystemRepo(db), clock, opts.commit ?? "unknown");
+  const systemRepo = pickRepo<SystemRepo>(engine, {
+    sqlite: (sq) => new SqliteSystemRepo(sq),
+    postgres: (pg) => new PgSystemRepo(pg),
+  });
+  const system = new SystemService(systemRepo, clock, opts.commit ?? "unknown");
   const attestParts = await attestServices({ ...common, engine }, system, opts.core);
   const { attest, attestSqlite, attestRates, attestSites } = attestParts;
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
   // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
-  const serverEndpoint = () => endpointOf((key) => settingsRepo.valueNow(key));
+  const bridge = new SqliteSettingsRepo(SqliteAsync.of(store));
+  const serverEndpoint = () => endpointOf((key) => bridge.valueNow(key));
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = backupService(common, { attest: attestSqlite!, index, jwt, tunnels });
   const diagnostics = diagnosticsOf(common, {
