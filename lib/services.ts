@@ -17,7 +17,11 @@ import type { AuthService } from "./auth/auth.ts";
 import { authServices } from "./auth/auth_services.ts";
 import { SqliteBackupRepo } from "./backup/backup_repo.ts";
 import { backupDiagnostics } from "./backup/diagnostics.ts";
-import { BackupService } from "./backup/backups.ts";
+import { type Backups, BackupService } from "./backup/backups.ts";
+import { externalBackups } from "./backup/external.ts";
+import { joinCluster } from "./cluster.ts";
+import { electedStep } from "./jobs/elector.ts";
+import { pgMigrations } from "./store/pg/migrations/mod.ts";
 import type { JwtService } from "./auth/jwt.ts";
 import type { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -85,8 +89,8 @@ export interface Services {
   diagnostics: Diagnostics;
   /** POST /cli/execute: the read-only console (lib/console/). */
   cli: ConsoleService;
-  /** Snapshots of the store in `<data>/backups`, and their restore. */
-  backups: BackupService;
+  /** Snapshots of the store in `<data>/backups`, and their restore (refused on PostgreSQL). */
+  backups: Backups;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -201,6 +205,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     postgres: (pg) => new AuditLog(new PgAuditRepo(pg), pg, events, clock),
   });
   const common: Common = { config, store, log, clock, events, audit };
+  const cluster = await joinCluster(engine, events, log);
   const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
   const settingsRepo = pickRepo<SettingsRepo>(engine, {
     sqlite: (sq) => new SqliteSettingsRepo(sq),
@@ -220,21 +225,31 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const bridge = new SqliteSettingsRepo(SqliteAsync.of(store));
   const serverEndpoint = () => endpointOf((key) => bridge.valueNow(key));
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
-  const backups = backupService(common, { attest: attestSqlite!, index, jwt, tunnels });
+  const backups = engine.kind === "sqlite"
+    ? backupService(common, { attest: attestSqlite!, index, jwt, tunnels })
+    : externalBackups();
   const diagnostics = diagnosticsOf(common, {
     tunnels,
     dnsProbe,
     attestThreads,
     attestRates,
     backups,
+    systemRepo,
+    schemaVersion: Math.max(
+      ...(engine.kind === "sqlite" ? migrations : pgMigrations).map((m) => m.version),
+    ),
   });
   const cli = consoleService(common, { tunnels, dns, dnsResponder, diagnostics, system });
 
+  // One instance of a cluster purges (docs/scaling.md, "Background jobs").
+  const housekeepingStep = electedStep(cluster.elector, "housekeeping", async () => {
+    // The synchronous SQLite pass first, while no asynchronous transaction is open.
+    await attest.purgeExpired();
+    await sessions.purgeExpired();
+  });
   const housekeeping = setInterval(async () => {
     try {
-      // The synchronous (not yet ported) pass first, while no asynchronous transaction is open.
-      await attest.purgeExpired();
-      await sessions.purgeExpired();
+      await housekeepingStep();
     } catch (err) {
       log.warn("housekeeping failed", { err });
     }
@@ -274,6 +289,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       await rollover.stop();
       attestParts.close();
       await tunnels.stop();
+      await cluster.stop();
     },
   };
 }
@@ -320,21 +336,28 @@ function diagnosticsOf(
     dnsProbe: DiagnosticsProbe;
     attestThreads: AttestThreadWatch;
     attestRates: { snapshot(): Parameters<typeof attestDiagnostics>[1] };
-    backups: BackupService;
+    backups: Backups;
+    systemRepo: SystemRepo;
+    /** The newest migration of this build for the engine in use. */
+    schemaVersion: number;
   },
 ): Diagnostics {
-  const schemaVersion = Math.max(...migrations.map((m) => m.version));
-  return new Diagnostics()
-    .register(
-      "database",
-      () => databaseDiagnostics(new SqliteSystemRepo(SqliteAsync.of(common.store)), schemaVersion),
-    )
+  const diagnostics = new Diagnostics()
+    .register("database", () => databaseDiagnostics(d.systemRepo, d.schemaVersion))
     .register("tunnels", () => d.tunnels.diagnostics())
     .register("firewall", () => d.tunnels.netDiagnostics("firewall"))
     .register("routes", () => d.tunnels.netDiagnostics("routes"))
     .register("dns", d.dnsProbe)
-    .register("attestation", () => attestDiagnostics(d.attestThreads, d.attestRates.snapshot()))
-    .register("backups", () => backupDiagnostics(() => d.backups.list(), common.clock.now()));
+    .register("attestation", () => attestDiagnostics(d.attestThreads, d.attestRates.snapshot()));
+  // Backups are PostgreSQL's own there (lib/backup/external.ts): no probe.
+  if (d.backups instanceof BackupService) {
+    const backups = d.backups;
+    diagnostics.register(
+      "backups",
+      () => backupDiagnostics(() => backups.list(), common.clock.now()),
+    );
+  }
+  return diagnostics;
 }
 
 /** POST /cli/execute: the read-only console, its host commands in the driver's namespace. */
