@@ -41,3 +41,14 @@ Deno.test("the refusal is a ConflictError with the code a client acts on", async
   assertEquals(err.code, BACKUPS_EXTERNAL);
   assertEquals(err.code, "backups_external");
 });
+
+Deno.test("the backups page says backups are PostgreSQL's own, without the create button or the list", async () => {
+  await using t = await startTestServer();
+  Object.assign(t.services.backups as Backups, externalBackups());
+  const cookie = await t.login();
+  const res = await fetch(`${t.admin}/backups`, { headers: { cookie } });
+  const html = await res.text();
+  assertEquals(res.status, 200);
+  assert(html.includes("pg_dump"), "the page names pg_dump");
+  assert(!html.includes("Create backup"), "no create button");
+});

@@ -4,7 +4,9 @@ import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
 import { PostForm } from "@/components/post_form.tsx";
 import { pageRefusal } from "@/components/refusal.ts";
+import { BACKUPS_EXTERNAL } from "@/lib/backup/external.ts";
 import type { BackupManifest } from "@/lib/backup/manifest.ts";
+import { ConflictError } from "@/lib/errors.ts";
 import { page, type PageProps } from "@/server/http/define.ts";
 import { emptyForm } from "@/server/http/form.ts";
 import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
@@ -24,13 +26,21 @@ export const meta = define.meta({
 
 interface Data {
   backups: BackupManifest[];
+  /** Why this store has no Palisade backups (PostgreSQL: its own tools), or null. */
+  external: string | null;
   error: string | null;
   notice: string | null;
 }
 
 async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Backups";
-  return { backups: await ctx.services.backups.list(), error: null, notice: null, ...over };
+  const base = { external: null, error: null, notice: null };
+  try {
+    return { ...base, backups: await ctx.services.backups.list(), ...over };
+  } catch (err) {
+    if (!(err instanceof ConflictError && err.code === BACKUPS_EXTERNAL)) throw err;
+    return { ...base, ...over, backups: [], external: err.message };
+  }
 }
 
 export const handler = define.handlers(meta, {
@@ -51,14 +61,18 @@ export const handler = define.handlers(meta, {
 export default function Backups({ data }: PageProps<Data>) {
   return (
     <Page title="Backups" notice={data.notice} error={data.error}>
-      <p class="muted">
-        A backup is a copy of the whole store: private keys, password hashes, tokens. Keep a
-        downloaded file as safe as the data directory.
-      </p>
-      <PostForm form={emptyForm()} action="create" class="row" label="Create a backup">
-        <button type="submit" class="primary">Create backup</button>
-      </PostForm>
-      <BackupsTable backups={data.backups} />
+      {data.external !== null ? <p>{data.external}.</p> : (
+        <>
+          <p class="muted">
+            A backup is a copy of the whole store: private keys, password hashes, tokens. Keep a
+            downloaded file as safe as the data directory.
+          </p>
+          <PostForm form={emptyForm()} action="create" class="row" label="Create a backup">
+            <button type="submit" class="primary">Create backup</button>
+          </PostForm>
+          <BackupsTable backups={data.backups} />
+        </>
+      )}
     </Page>
   );
 }
