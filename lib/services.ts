@@ -36,7 +36,7 @@ import { command } from "./host/command.ts";
 import type { HostDriver } from "./host/driver.ts";
 import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
-import { endpointOf, SettingsService } from "./settings/settings.ts";
+import { SettingsService } from "./settings/settings.ts";
 import { SqliteSettingsRepo } from "./settings/settings_repo.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
@@ -218,7 +218,11 @@ function tunnelServices(
   });
   system.addProbe({
     name: "tunnels",
-    summary: () => ({ host_driver: host.name, host_active: host.active, ...tunnels.counts() }),
+    summary: async () => ({
+      host_driver: host.name,
+      host_active: host.active,
+      ...await tunnels.counts(),
+    }),
   });
   return tunnels;
 }
@@ -238,8 +242,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
-  // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
-  const serverEndpoint = () => endpointOf((key) => settingsRepo.valueNow(key));
+  const serverEndpoint = () => settings.serverEndpoint();
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = backupService(common, { attest, index, jwt, tunnels });
   const diagnostics = diagnosticsOf(common, {

@@ -30,8 +30,8 @@ export const COMPATIBILITY_POLICY = "docs/compatibility.md";
 /** A subsystem's contribution to the overview and to the health page. */
 export interface SystemProbe {
   name: string;
-  /** Counts and states shown in the overview; must be cheap. */
-  summary(): Record<string, unknown>;
+  /** Counts and states shown in the overview; must be cheap (the tunnel counts are a query). */
+  summary(): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export class SystemService {
@@ -77,7 +77,7 @@ export class SystemService {
   }
 
   /** Counts across subsystems for the overview. */
-  overview(): Record<string, unknown> {
+  async overview(): Promise<Record<string, unknown>> {
     const uptime = Math.floor((this.clock.now() - this.#startedAt) / 1000);
     const health = this.health();
     const counts = this.repo.counts(this.clock.now());
@@ -91,7 +91,7 @@ export class SystemService {
       api_tokens: counts.apiTokens,
       audit_records: counts.auditRecords,
     };
-    for (const p of this.#probes) out[p.name] = p.summary();
+    for (const p of this.#probes) out[p.name] = await p.summary();
     return out;
   }
 }

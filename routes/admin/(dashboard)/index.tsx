@@ -38,7 +38,7 @@ export const handler = define.handlers(meta, {
   async GET(ctx) {
     ctx.state.title = "Overview";
     const { system, audit, attestRates, diagnostics } = ctx.services;
-    const o = system.overview();
+    const o = await system.overview();
     // The same run as GET /diagnostics/all: every check is a read (see docs/dashboard.md).
     const report = await diagnostics.all();
     const t = o.tunnels as { interfaces: number; peers: number; enabled_peers: number };
