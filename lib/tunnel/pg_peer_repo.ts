@@ -28,8 +28,9 @@ type Filter = Omit<PeerFilter, "limit" | "offset" | "after">;
 function where(sql: Sql | TxSql, f: Filter) {
   const iface = f.interface_id ? sql`AND p.interface_id = ${f.interface_id}` : sql``;
   const status = f.status ? sql`AND p.status = ${f.status}` : sql``;
+  // `\\` in the template is one backslash in the SQL: the escape character of the pattern.
   const search = f.search
-    ? sql`AND lower(p.name) LIKE lower(${likePattern(f.search)}) ESCAPE '\'`
+    ? sql`AND lower(p.name) LIKE lower(${likePattern(f.search)}) ESCAPE '\\'`
     : sql``;
   return sql`TRUE ${iface} ${status} ${search}`;
 }
