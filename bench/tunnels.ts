@@ -18,7 +18,7 @@ import { tunnelHarness } from "../tests/helpers/tunnels.ts";
 import { LinuxDriver } from "../lib/host/linux_driver.ts";
 import { desiredState } from "../lib/tunnel/desired_state.ts";
 import { HostSync } from "../lib/tunnel/host_sync.ts";
-import { tunnelRepos } from "../lib/tunnel/tunnel_repos.ts";
+import { sqliteTunnelRepos } from "../lib/tunnel/tunnel_repos.ts";
 import { silentLogger } from "../lib/log/log.ts";
 import { sqliteAuditLog } from "../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../lib/clock.ts";
@@ -61,8 +61,8 @@ async function benchApply() {
       "bench",
     );
     const createMany = performance.now() - t0;
-    const repos = tunnelRepos(h.store);
-    const [{ desired }] = desiredState(repos, [iface.id]);
+    const repos = sqliteTunnelRepos(h.store);
+    const [{ desired }] = await desiredState(repos, [iface.id]);
     const empty = { ...desired, peers: [] };
     const host = new HostSync(repos, driver, silentLogger);
 

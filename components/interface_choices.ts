@@ -9,8 +9,8 @@ export interface InterfaceChoice {
 }
 
 /** Every interface, by name, as a form offers them. */
-export function interfaceChoices(ctx: SignedInContext): InterfaceChoice[] {
-  return ctx.services.tunnels.interfaces.list().map(({ id, name, address_v4 }) => ({
+export async function interfaceChoices(ctx: SignedInContext): Promise<InterfaceChoice[]> {
+  return (await ctx.services.tunnels.interfaces.list()).map(({ id, name, address_v4 }) => ({
     id,
     name,
     address_v4,

@@ -7,20 +7,15 @@ import type { AttestService } from "./attest/attest.ts";
 import type { AttestRuntime } from "./attest/attest_runtime.ts";
 import { attestServices } from "./attest/attest_services.ts";
 import type { Core } from "./attest/core.ts";
-import { attestDiagnostics, AttestThreadWatch } from "./attest/diagnostics.ts";
+import { AttestThreadWatch } from "./attest/diagnostics.ts";
 import type { AttestRates } from "./attest/rates.ts";
 import type { SiteService } from "./attest/sites/site_service.ts";
 import { AuditLog } from "./audit/audit.ts";
-import { PgAuditRepo } from "./audit/pg_audit_repo.ts";
-import { sqliteAuditLog } from "./audit/sqlite_audit.ts";
 import type { AuthService } from "./auth/auth.ts";
 import { authServices } from "./auth/auth_services.ts";
-import { SqliteBackupRepo } from "./backup/backup_repo.ts";
-import { backupDiagnostics } from "./backup/diagnostics.ts";
-import { type Backups, BackupService } from "./backup/backups.ts";
+import type { Backups } from "./backup/backups.ts";
 import { externalBackups } from "./backup/external.ts";
 import { joinCluster } from "./cluster.ts";
-import { electedStep } from "./jobs/elector.ts";
 import { pgMigrations } from "./store/pg/migrations/mod.ts";
 import type { JwtService } from "./auth/jwt.ts";
 import type { UserService } from "./auth/users.ts";
@@ -37,24 +32,20 @@ import { DnsResponder } from "./dns/responder.ts";
 import { rrlFor } from "./dns/rrl.ts";
 import { DnsIndex } from "./dns/zone_index.ts";
 import { EventBus } from "./events/bus.ts";
-import { command } from "./host/command.ts";
 import type { HostDriver } from "./host/driver.ts";
-import { selectDriver } from "./host/select_driver.ts";
 import type { Logger } from "./log/log.ts";
-import { endpointOf, SettingsService } from "./settings/settings.ts";
-import { type SettingsRepo, SqliteSettingsRepo } from "./settings/settings_repo.ts";
-import { PgSettingsRepo } from "./settings/pg_settings_repo.ts";
+import type { SettingsService } from "./settings/settings.ts";
 import { migrations } from "./store/migrations/mod.ts";
 import type { Store } from "./store/store.ts";
-import { databaseDiagnostics, Diagnostics, type DiagnosticsProbe } from "./system/diagnostics.ts";
-import { SystemService } from "./system/system.ts";
-import { SqliteSystemRepo, type SystemRepo } from "./system/system_repo.ts";
-import { PgSystemRepo } from "./system/pg_system_repo.ts";
-import { createTunnels, type Tunnels } from "./tunnel/tunnels.ts";
-import type { ServerEndpointSource } from "./tunnel/context.ts";
-import { SqliteAsync } from "./store/sqlite_async.ts";
-import { pickRepo, sqliteEngine } from "./store/engine.ts";
-import { VERSION } from "./version.ts";
+import type { Diagnostics } from "./system/diagnostics.ts";
+import type { SystemService } from "./system/system.ts";
+import type { Tunnels } from "./tunnel/tunnels.ts";
+import { sqliteEngine } from "./store/engine.ts";
+import { auditLogOf, coreServices } from "./compose/core.ts";
+import { startHousekeeping } from "./compose/housekeeping.ts";
+import type { Common } from "./compose/common.ts";
+import { backupService, consoleService, diagnosticsOf } from "./compose/support.ts";
+import { tunnelServices } from "./compose/tunnels.ts";
 
 export interface Services {
   config: Config;
@@ -112,19 +103,6 @@ export interface ServiceOptions {
   driver?: HostDriver;
 }
 
-/** Housekeeping runs every minute: expired sessions go away. */
-const HOUSEKEEPING_MS = 60_000;
-
-/** What every domain's services are built over. */
-interface Common {
-  config: Config;
-  store: Store;
-  log: Logger;
-  clock: Clock;
-  events: EventBus;
-  audit: AuditLog;
-}
-
 /** Zones and records, and the in-memory index the DNS listener answers from. */
 function dnsServices(c: Common, system: SystemService) {
   const { config, store } = c;
@@ -157,73 +135,25 @@ function dnsServices(c: Common, system: SystemService) {
   return { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe };
 }
 
-/** Interfaces and peers over the host driver the configuration chose. */
-function tunnelServices(
-  c: Common,
-  system: SystemService,
-  serverEndpoint: ServerEndpointSource,
-  driver?: HostDriver,
-): Tunnels {
-  const { config, log } = c;
-  const host = driver ??
-    selectDriver({
-      driver: config.hostDriver,
-      netns: config.host.netns,
-      routeTable: config.host.routeTable,
-      routeProtocol: config.host.routeProtocol,
-      nftTable: config.host.nftTable,
-      logger: log,
-    });
-  const tunnels = createTunnels({
-    store: c.store,
-    audit: c.audit,
-    events: c.events,
-    logger: log,
-    driver: host,
-    clock: c.clock,
-    serverEndpoint,
-    pollMs: config.host.pollMs,
-    autoReconcile: config.host.autoReconcile,
-    defaultInterface: config.host.defaultInterface,
-  });
-  system.addProbe({
-    name: "tunnels",
-    summary: () => ({ host_driver: host.name, host_active: host.active, ...tunnels.counts() }),
-  });
-  return tunnels;
-}
-
 /** Builds every service; starts only cheap timers. */
 export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, store, log } = opts;
   const clock = opts.clock ?? systemClock;
   const events = new EventBus();
   const engine = sqliteEngine(store);
-  const { db } = engine;
-  const audit = pickRepo(engine, {
-    sqlite: (_db, s) => sqliteAuditLog(s, events, clock),
-    postgres: (pg) => new AuditLog(new PgAuditRepo(pg), pg, events, clock),
-  });
-  const common: Common = { config, store, log, clock, events, audit };
+  const audit = auditLogOf(engine, events, clock);
+  const common: Common = { config, engine, store, log, clock, events, audit };
   const cluster = await joinCluster(engine, events, log);
   const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
-  const settingsRepo = pickRepo<SettingsRepo>(engine, {
-    sqlite: (sq) => new SqliteSettingsRepo(sq),
-    postgres: (pg) => new PgSettingsRepo(pg),
+  const { settings, system, systemRepo } = coreServices(engine, {
+    ...{ audit, events, clock },
+    commit: opts.commit ?? "unknown",
   });
-  const settings = new SettingsService(settingsRepo, db, audit, events, clock);
-  const systemRepo = pickRepo<SystemRepo>(engine, {
-    sqlite: (sq) => new SqliteSystemRepo(sq),
-    postgres: (pg) => new PgSystemRepo(pg),
-  });
-  const system = new SystemService(systemRepo, clock, opts.commit ?? "unknown");
   const attestParts = await attestServices({ ...common, engine }, system, opts.core);
   const { attest, attestSqlite, attestRates, attestSites } = attestParts;
   const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
   const attestThreads = new AttestThreadWatch();
-  // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
-  const bridge = new SqliteSettingsRepo(SqliteAsync.of(store));
-  const serverEndpoint = () => endpointOf((key) => bridge.valueNow(key));
+  const serverEndpoint = () => settings.serverEndpoint();
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = engine.kind === "sqlite"
     ? backupService(common, { attest: attestSqlite!, index, jwt, tunnels })
@@ -241,20 +171,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   });
   const cli = consoleService(common, { tunnels, dns, dnsResponder, diagnostics, system });
 
-  // One instance of a cluster purges (docs/scaling.md, "Background jobs").
-  const housekeepingStep = electedStep(cluster.elector, "housekeeping", async () => {
-    // The synchronous SQLite pass first, while no asynchronous transaction is open.
-    await attest.purgeExpired();
-    await sessions.purgeExpired();
+  const stopHousekeeping = startHousekeeping(cluster.elector, log, {
+    attest: () => attest.purgeExpired(),
+    sessions: () => sessions.purgeExpired(),
   });
-  const housekeeping = setInterval(async () => {
-    try {
-      await housekeepingStep();
-    } catch (err) {
-      log.warn("housekeeping failed", { err });
-    }
-  }, HOUSEKEEPING_MS);
-  Deno.unrefTimer(housekeeping);
 
   return {
     ...common,
@@ -283,7 +203,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       await tunnels.start();
     },
     async stop() {
-      clearInterval(housekeeping);
+      stopHousekeeping();
       attestRates.stop();
       attestSites.history.stop();
       await rollover.stop();
@@ -292,96 +212,4 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       await cluster.stop();
     },
   };
-}
-
-/**
- * Snapshots of the store in `<data>/backups` and their restore, with what a
- * restore must rebuild: the DNS answer index, the JWT secret, the host state.
- */
-function backupService(
-  common: Common,
-  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): Promise<void> }; tunnels: Tunnels },
-): BackupService {
-  const { config, store, audit, events, clock, log } = common;
-  const { attest, index, jwt, tunnels } = d;
-  return new BackupService({
-    repo: new SqliteBackupRepo(store),
-    audit,
-    events,
-    clock,
-    log: log.child({ service: "backup" }),
-    dir: `${config.dataDir}/backups`,
-    keep: config.backupKeep,
-    appVersion: VERSION,
-    hooks: {
-      latestSchema: Math.max(...migrations.map((m) => m.version)),
-      holdWrites: (fn) => attest.whileWritesHeld(fn),
-      async rebuild() {
-        index.load();
-        await jwt.reload();
-        // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
-        await tunnels.reconciler.apply("system").catch((err) =>
-          log.warn("host apply after a restore failed", { err })
-        );
-      },
-    },
-  });
-}
-
-/** GET /diagnostics: one probe per subsystem, each in its own domain. */
-function diagnosticsOf(
-  common: Common,
-  d: {
-    tunnels: Tunnels;
-    dnsProbe: DiagnosticsProbe;
-    attestThreads: AttestThreadWatch;
-    attestRates: { snapshot(): Parameters<typeof attestDiagnostics>[1] };
-    backups: Backups;
-    systemRepo: SystemRepo;
-    /** The newest migration of this build for the engine in use. */
-    schemaVersion: number;
-  },
-): Diagnostics {
-  const diagnostics = new Diagnostics()
-    .register("database", () => databaseDiagnostics(d.systemRepo, d.schemaVersion))
-    .register("tunnels", () => d.tunnels.diagnostics())
-    .register("firewall", () => d.tunnels.netDiagnostics("firewall"))
-    .register("routes", () => d.tunnels.netDiagnostics("routes"))
-    .register("dns", d.dnsProbe)
-    .register("attestation", () => attestDiagnostics(d.attestThreads, d.attestRates.snapshot()));
-  // Backups are PostgreSQL's own there (lib/backup/external.ts): no probe.
-  if (d.backups instanceof BackupService) {
-    const backups = d.backups;
-    diagnostics.register(
-      "backups",
-      () => backupDiagnostics(() => backups.list(), common.clock.now()),
-    );
-  }
-  return diagnostics;
-}
-
-/** POST /cli/execute: the read-only console, its host commands in the driver's namespace. */
-function consoleService(
-  common: Common,
-  d: {
-    tunnels: Tunnels;
-    dns: DnsService;
-    dnsResponder: DnsResponder;
-    diagnostics: Diagnostics;
-    system: SystemService;
-  },
-): ConsoleService {
-  const { config, store, audit } = common;
-  return new ConsoleService({
-    tunnels: d.tunnels,
-    dns: d.dns,
-    responder: d.dnsResponder,
-    diagnostics: d.diagnostics,
-    system: d.system,
-    audit,
-    transactor: store,
-    run: command(config.host.netns),
-    netns: config.host.netns ?? null,
-    nftTable: config.host.nftTable,
-  });
 }

@@ -10,8 +10,8 @@ import type { ConsoleDeps, InternalCommand } from "./types.ts";
 const none = z.object({}).strict();
 
 /** A stored interface by name (404 when none has it). */
-function storedInterface(d: ConsoleDeps, name: string) {
-  const hit = d.tunnels.interfaces.list().find((i) => i.name === name);
+async function storedInterface(d: ConsoleDeps, name: string) {
+  const hit = (await d.tunnels.interfaces.list()).find((i) => i.name === name);
   if (!hit) throw new NotFoundError(`Interface "${name}" not found`, "target");
   return hit;
 }
@@ -41,10 +41,10 @@ export const INTERNAL_COMMANDS: Record<string, InternalCommand> = {
       status: z.enum(["enabled", "disabled", "revoked"]).optional(),
       limit: z.number().int().min(1).max(1000).default(100),
     }).strict(),
-    run: (d, _t, p) => {
+    run: async (d, _t, p) => {
       const iface = p.interface === undefined
         ? undefined
-        : storedInterface(d, p.interface as string).id;
+        : (await storedInterface(d, p.interface as string)).id;
       return d.tunnels.peers.list({
         interface_id: iface,
         status: p.status as "enabled" | "disabled" | "revoked" | undefined,

@@ -59,14 +59,6 @@ export class SqliteSettingsRepo implements SettingsRepo {
     return this.db.run((s) => s.get<{ value: string }>(VALUE, key)?.value);
   }
 
-  /**
-   * `value()` without waiting, for the tunnel domain's synchronous endpoint
-   * source until that domain is ported (then it awaits `value()`).
-   */
-  valueNow(key: string): string | undefined {
-    return this.db.store.get<{ value: string }>(VALUE, key)?.value;
-  }
-
   upsert(s: StoredSetting): Promise<void> {
     return this.db.run((store) => {
       store.run(

@@ -30,7 +30,7 @@ export const COMPATIBILITY_POLICY = "docs/compatibility.md";
 /** A subsystem's contribution to the overview and to the health page. */
 export interface SystemProbe {
   name: string;
-  /** Counts and states shown in the overview; must be cheap. */
+  /** Counts and states shown in the overview; must be cheap (the tunnel counts are a query). */
   summary(): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 

@@ -3,7 +3,7 @@ import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { FirewallRepo } from "./firewall/firewall_repo.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
@@ -22,7 +22,7 @@ export interface TunnelRepos {
 }
 
 export interface TunnelContext extends TunnelRepos {
-  transactor: Transactor;
+  transactor: AsyncTransactor;
   audit: AuditLog;
   events: EventBus;
   clock: Clock;
@@ -39,4 +39,4 @@ export interface ServerEndpoint {
 }
 
 /** Reads the wireguard.server_* settings (supplied by the settings service). */
-export type ServerEndpointSource = () => ServerEndpoint;
+export type ServerEndpointSource = () => ServerEndpoint | Promise<ServerEndpoint>;

@@ -22,7 +22,7 @@ export async function ensureDefaultInterface(
   settingsPort: number | null,
   log: Logger,
 ): Promise<string | null> {
-  if (repos.interfaceRepo.all().some((r) => r.name === PROTECTED_INTERFACE)) return null;
+  if ((await repos.interfaceRepo.all()).some((r) => r.name === PROTECTED_INTERFACE)) return null;
   const input = { name: PROTECTED_INTERFACE, address_v4: DEFAULT_ADDRESS };
   const create = (listen_port?: number) =>
     interfaces.create(listen_port === undefined ? input : { ...input, listen_port }, "system");

@@ -56,15 +56,15 @@ export function desiredInterface(row: InterfaceRow, peers: DesiredPeer[]): Desir
 }
 
 /** Desired state of the given interfaces (all when `ids` is absent), with their rows. */
-export function desiredState(
+export async function desiredState(
   repos: TunnelRepos,
   ids?: string[],
-): { row: InterfaceRow; desired: DesiredInterface }[] {
-  const rows = repos.interfaceRepo.allByName().filter((r) => !ids || ids.includes(r.id));
+): Promise<{ row: InterfaceRow; desired: DesiredInterface }[]> {
+  const rows = (await repos.interfaceRepo.allByName()).filter((r) => !ids || ids.includes(r.id));
   if (!rows.length) return [];
   const byIface = new Map<string, DesiredPeer[]>(rows.map((r) => [r.id, []]));
-  const routed = routedPrefixes(repos);
-  for (const p of repos.peerRepo.enabledForHost()) {
+  const routed = await routedPrefixes(repos);
+  for (const p of await repos.peerRepo.enabledForHost()) {
     byIface.get(p.interface_id)?.push(desiredPeer(p, routed.get(peerKey(p)) ?? []));
   }
   return rows.map((row) => ({ row, desired: desiredInterface(row, byIface.get(row.id)!) }));
@@ -82,10 +82,12 @@ export const peerKey = (p: { interface_id: string; address: string }) =>
  * (other metrics) goes to the route with the lowest metric: AllowedIPs
  * cannot hold one block twice.
  */
-export function routedPrefixes(repos: Pick<TunnelRepos, "routeRepo">): Map<string, string[]> {
+export async function routedPrefixes(
+  repos: Pick<TunnelRepos, "routeRepo">,
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const taken = new Set<string>();
-  const routes = repos.routeRepo.all().sort((a, b) => a.metric - b.metric);
+  const routes = (await repos.routeRepo.all()).sort((a, b) => a.metric - b.metric);
   for (const r of routes) {
     const claim = `${r.interface_id}|${r.destination}`;
     if (taken.has(claim)) continue;

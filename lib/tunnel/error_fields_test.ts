@@ -2,7 +2,7 @@
  * Every refusal about an input names that input in `field`, so that forms
  * show it next to the field without reading the message.
  */
-import { assertEquals, assertRejects, assertThrows } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import {
   ConflictError,
@@ -129,10 +129,10 @@ Deno.test("peer refusals carry the field they are about; name and key conflicts 
     const err = await assertRejects(fn, cls, text) as DomainError;
     assertEquals(err.field, field, text);
   }
-  assertEquals(p.count(), 2, "nothing refused was stored");
+  assertEquals(await p.count(), 2, "nothing refused was stored");
   h.endpoint.enabled = false;
-  const noEndpoint = assertThrows(() => p.config(second.id, {}, "a")) as DomainError;
+  const noEndpoint = await assertRejects(() => p.config(second.id, {}, "a")) as DomainError;
   assertEquals(noEndpoint.field, "endpoint");
-  const badPort = assertThrows(() => p.config(second.id, { endpoint: "h:70000" }, "a"));
+  const badPort = await assertRejects(() => p.config(second.id, { endpoint: "h:70000" }, "a"));
   assertEquals((badPort as DomainError).field, "endpoint");
 });

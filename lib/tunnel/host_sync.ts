@@ -71,7 +71,7 @@ export class HostSync {
   async #syncIds(ids: string[]): Promise<SyncResult[]> {
     const out: SyncResult[] = [];
     const state = await this.driver.read();
-    for (const { desired } of desiredState(this.repos, ids)) {
+    for (const { desired } of await desiredState(this.repos, ids)) {
       out.push(await this.driver.sync(desired, state?.interfaces.get(desired.name) ?? null));
     }
     return out;
@@ -79,7 +79,7 @@ export class HostSync {
 
   /** Sets or removes one peer on its interface as the store now says, touching no other peer. */
   async syncPeer(peerId: string, fallback?: { ifName: string; publicKey: string }): Promise<void> {
-    const row = this.repos.peerRepo.getWithInterfaceName(peerId);
+    const row = await this.repos.peerRepo.getWithInterfaceName(peerId);
     if (!row) {
       // Deleted: remove by the identity it had.
       if (fallback) await this.driver.setPeers(fallback.ifName, [], [fallback.publicKey]);
@@ -87,7 +87,7 @@ export class HostSync {
     }
     const ifName = row.interface_name;
     if (row.status !== "enabled") return this.driver.setPeers(ifName, [], [row.public_key]);
-    const routed = routedPrefixes(this.repos).get(peerKey(row)) ?? [];
+    const routed = (await routedPrefixes(this.repos)).get(peerKey(row)) ?? [];
     await this.driver.setPeers(ifName, [desiredPeer(row, routed)], []);
   }
 
@@ -99,21 +99,21 @@ export class HostSync {
    */
   async syncRoutes(interfaceId?: string): Promise<void> {
     if (interfaceId) await this.#syncIds([interfaceId]);
-    await this.driver.setRoutes(desiredRoutes(this.repos));
+    await this.driver.setRoutes(await desiredRoutes(this.repos));
   }
 
   /** Replaces Palisade's firewall table with the enabled stored rules, in order. */
   async syncFirewall(): Promise<void> {
-    await this.driver.setFirewall(desiredFirewall(this.repos));
+    await this.driver.setFirewall(await desiredFirewall(this.repos));
   }
 
   /** Re-applies the routes when some go through the interface (its name, block or link changed). */
   async syncRoutesOf(interfaceId: string): Promise<void> {
-    if (this.repos.routeRepo.ofInterface(interfaceId).length) await this.syncRoutes();
+    if ((await this.repos.routeRepo.ofInterface(interfaceId)).length) await this.syncRoutes();
   }
 
   /** Re-applies the firewall table when some rule matches the interface (its name changed). */
   async syncFirewallOf(interfaceId: string): Promise<void> {
-    if (this.repos.firewallRepo.ofInterface(interfaceId).length) await this.syncFirewall();
+    if ((await this.repos.firewallRepo.ofInterface(interfaceId)).length) await this.syncFirewall();
   }
 }

@@ -11,16 +11,16 @@ import type { PeerRepo } from "./peer_repo.ts";
 export const DEFAULT_LISTEN_PORT = 51820;
 
 /** Rejects a name, overlapping block or port already used by another interface (409). */
-export function checkInterfaceUnique(
+export async function checkInterfaceUnique(
   repo: InterfaceRepo,
   what: string,
   exceptId: string | null,
   name: string,
   address: string,
   port: number | null,
-): void {
+): Promise<void> {
   const cidr = parseCidr(address)!;
-  for (const o of repo.all()) {
+  for (const o of await repo.all()) {
     if (o.id === exceptId) continue;
     if (o.name === name) {
       throw new ConflictError(`${what}: name "${name}" is already used`, {
@@ -51,18 +51,23 @@ export function checkInterfaceUnique(
 }
 
 /** The lowest listen port from 51820 that no interface uses. */
-export function freePort(repo: InterfaceRepo): number {
-  const used = new Set(repo.listenPorts());
+export async function freePort(repo: InterfaceRepo): Promise<number> {
+  const used = new Set(await repo.listenPorts());
   let p = DEFAULT_LISTEN_PORT;
   while (used.has(p)) p++;
   return p;
 }
 
 /** Rejects a new block (422) that one of the interface's peers would not be a host of. */
-export function checkPeersFit(repo: PeerRepo, what: string, id: string, address: string): void {
+export async function checkPeersFit(
+  repo: PeerRepo,
+  what: string,
+  id: string,
+  address: string,
+): Promise<void> {
   const cidr = parseCidr(address)!;
   const own = cidr.address;
-  for (const p of repo.namesAndAddresses(id)) {
+  for (const p of await repo.namesAndAddresses(id)) {
     const ip = parseIpv4(p.address)!;
     if (!isHostAddress(cidr, ip) || ip === own) {
       throw new UnprocessableError(

@@ -4,8 +4,8 @@
  * through HostSync; events go out after commit.
  */
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
-import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
-import { isUniqueViolation } from "../store/store.ts";
+import { type PageInfo, type PageRequest, paginateAsync } from "../paging.ts";
+import { isUnique } from "./unique.ts";
 import type { TunnelContext } from "./context.ts";
 import { applyToHost } from "./host_apply.ts";
 import type { CountedInterface } from "./interface_repo.ts";
@@ -37,9 +37,9 @@ export interface InterfaceCreate {
 
 export type InterfaceUpdate = Partial<InterfaceCreate>;
 
-/** A unique rule the checks before the write missed (a race cannot happen; a bug could). */
+/** A unique rule the checks before the write missed (on PostgreSQL, another instance committing first). */
 function backstop(err: unknown, what: string): unknown {
-  return isUniqueViolation(err)
+  return isUnique(err)
     ? new ConflictError(`${what}: it conflicts with an existing interface`)
     : err;
 }
@@ -48,14 +48,14 @@ export class InterfaceService {
   constructor(private readonly ctx: TunnelContext) {}
 
   /** All interfaces with their peer counts, by name. */
-  list(): InterfaceView[] {
-    return this.ctx.interfaceRepo.listCounted().map(interfaceView);
+  async list(): Promise<InterfaceView[]> {
+    return (await this.ctx.interfaceRepo.listCounted()).map(interfaceView);
   }
 
   /** GET /interfaces: a page by name (docs/api.md, "Pagination"); without paging fields, all. */
-  page(req: PageRequest = {}): { interfaces: InterfaceView[] } & PageInfo {
+  async page(req: PageRequest = {}): Promise<{ interfaces: InterfaceView[] } & PageInfo> {
     const repo = this.ctx.interfaceRepo;
-    const { items, ...info } = paginate<CountedInterface>(req, {
+    const { items, ...info } = await paginateAsync<CountedInterface>(req, {
       kind: "interfaces",
       shape: ["s", "s"],
       keyOf: (r) => [r.name, r.id],
@@ -66,8 +66,8 @@ export class InterfaceService {
   }
 
   /** One interface; NotFoundError when absent. */
-  get(id: string): InterfaceView {
-    const r = this.ctx.interfaceRepo.getCounted(id);
+  async get(id: string): Promise<InterfaceView> {
+    const r = await this.ctx.interfaceRepo.getCounted(id);
     if (!r) throw new NotFoundError(`Interface "${id}" does not exist`);
     return interfaceView(r);
   }
@@ -83,12 +83,12 @@ export class InterfaceService {
     const id = crypto.randomUUID();
     const { transactor, interfaceRepo, audit, events, clock } = this.ctx;
     const conflict = `Cannot create interface "${name}"`;
-    transactor.tx(() => {
-      port ??= freePort(interfaceRepo);
-      checkInterfaceUnique(interfaceRepo, conflict, null, name, address, port);
+    await transactor.tx(async () => {
+      port ??= await freePort(interfaceRepo);
+      await checkInterfaceUnique(interfaceRepo, conflict, null, name, address, port);
       const now = clock.now();
       try {
-        interfaceRepo.insert({
+        await interfaceRepo.insert({
           id,
           name,
           address_v4: address,
@@ -104,8 +104,8 @@ export class InterfaceService {
       } catch (err) {
         throw backstop(err, conflict);
       }
-      const network = attachNetwork(this.ctx, { id, name, address_v4: address }, conflict);
-      audit.record({
+      const network = await attachNetwork(this.ctx, { id, name, address_v4: address }, conflict);
+      await audit.add({
         actor,
         event_type: "interface.created",
         message: `Created interface "${name}" (${address}, port ${port}, mtu ${mtu}); ${network}`,
@@ -122,7 +122,7 @@ export class InterfaceService {
 
   /** Updates name, address, port or MTU; the key pair is kept. Peers must fit a new subnet. */
   async update(id: string, input: InterfaceUpdate, actor: string): Promise<InterfaceView> {
-    const cur = requireInterface(this.ctx.interfaceRepo, id);
+    const cur = await requireInterface(this.ctx.interfaceRepo, id);
     const what = `Cannot update interface "${cur.name}"`;
     const name = input.name === undefined ? cur.name : checkInterfaceName(input.name, what);
     if (cur.name === PROTECTED_INTERFACE && name !== cur.name) {
@@ -145,14 +145,14 @@ export class InterfaceService {
     if (mtu !== cur.mtu) changed.push(`mtu ${cur.mtu} to ${mtu}`);
     if (!changed.length) return this.get(id);
     const { transactor, interfaceRepo, peerRepo, audit, events, clock } = this.ctx;
-    transactor.tx(() => {
-      checkInterfaceUnique(interfaceRepo, what, id, name, address, port);
+    await transactor.tx(async () => {
+      await checkInterfaceUnique(interfaceRepo, what, id, name, address, port);
       if (address !== cur.address_v4) {
-        checkPeersFit(peerRepo, what, id, address);
-        checkRoutesFit(this.ctx, interfaceRepo.all(), id, address, what);
+        await checkPeersFit(peerRepo, what, id, address);
+        await checkRoutesFit(this.ctx, await interfaceRepo.all(), id, address, what);
       }
       try {
-        interfaceRepo.update(
+        await interfaceRepo.update(
           id,
           { name, address_v4: address, listen_port: port, mtu },
           clock.now(),
@@ -161,9 +161,9 @@ export class InterfaceService {
         throw backstop(err, what);
       }
       // The network follows the block; a move onto another network's block is refused here.
-      const network = attachNetwork(this.ctx, { id, name, address_v4: address }, what);
+      const network = await attachNetwork(this.ctx, { id, name, address_v4: address }, what);
       if (network) changed.push(network);
-      audit.record({
+      await audit.add({
         actor,
         event_type: "interface.updated",
         message: `Updated interface "${name}": ${changed.join(", ")}`,
@@ -188,19 +188,19 @@ export class InterfaceService {
 
   /** Deletes the interface, its peers and its device. wg0 is protected (ForbiddenError). */
   async delete(id: string, actor: string): Promise<void> {
-    const cur = requireInterface(this.ctx.interfaceRepo, id);
+    const cur = await requireInterface(this.ctx.interfaceRepo, id);
     if (cur.name === PROTECTED_INTERFACE) {
       throw new ForbiddenError(
         `Cannot delete interface "${cur.name}": it is the protected default interface`,
       );
     }
     const { transactor, interfaceRepo, peerRepo, audit, events } = this.ctx;
-    transactor.tx(() => {
-      checkInterfaceUnused(this.ctx, cur);
-      const n = peerRepo.countOf(id);
-      const network = detachNetwork(this.ctx, id);
-      interfaceRepo.delete(id);
-      audit.record({
+    await transactor.tx(async () => {
+      await checkInterfaceUnused(this.ctx, cur);
+      const n = await peerRepo.countOf(id);
+      const network = await detachNetwork(this.ctx, id);
+      await interfaceRepo.delete(id);
+      await audit.add({
         actor,
         event_type: "interface.deleted",
         message: `Deleted interface "${cur.name}" and its ${n} peers${network && `; ${network}`}`,
@@ -229,7 +229,7 @@ export class InterfaceService {
   }
 
   async #setEnabled(id: string, enabled: boolean, actor: string): Promise<InterfaceView> {
-    const cur = requireInterface(this.ctx.interfaceRepo, id);
+    const cur = await requireInterface(this.ctx.interfaceRepo, id);
     if (!enabled && cur.name === PROTECTED_INTERFACE) {
       throw new ForbiddenError(
         `Cannot disable interface "${cur.name}": it is the protected default interface`,
@@ -238,9 +238,9 @@ export class InterfaceService {
     const action = enabled ? "enabled" : "disabled";
     if ((cur.enabled === 1) !== enabled) {
       const { transactor, interfaceRepo, audit, events, clock } = this.ctx;
-      transactor.tx(() => {
-        interfaceRepo.setEnabled(id, enabled, clock.now());
-        audit.record({
+      await transactor.tx(async () => {
+        await interfaceRepo.setEnabled(id, enabled, clock.now());
+        await audit.add({
           actor,
           event_type: `interface.${action}`,
           message: `${enabled ? "Enabled" : "Disabled"} interface "${cur.name}"`,
@@ -263,10 +263,10 @@ export class InterfaceService {
 
   /** Tears the device down and rebuilds it with all stored peers (sessions restart). */
   async restart(id: string, actor: string): Promise<InterfaceView> {
-    const cur = requireInterface(this.ctx.interfaceRepo, id);
+    const cur = await requireInterface(this.ctx.interfaceRepo, id);
     const { transactor, audit, events } = this.ctx;
-    transactor.tx(() => {
-      audit.record({
+    await transactor.tx(async () => {
+      await audit.add({
         actor,
         event_type: "interface.restarted",
         message: `Restarted interface "${cur.name}"`,
@@ -286,6 +286,6 @@ export class InterfaceService {
 
   /** Stored configuration merged with one live read: link, counters and per-peer metrics. */
   async status(id: string): Promise<InterfaceStatus> {
-    return await interfaceStatus(this.ctx, requireInterface(this.ctx.interfaceRepo, id));
+    return await interfaceStatus(this.ctx, await requireInterface(this.ctx.interfaceRepo, id));
   }
 }

@@ -1,3 +1,4 @@
+import { SqliteAsync } from "../store/sqlite_async.ts";
 import { assert, assertEquals, assertNotEquals, assertRejects } from "../../tests/assert.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import {
@@ -70,7 +71,7 @@ Deno.test("InterfaceService.create() validates with 400, 422 and 409 as document
     ConflictError,
     "listen_port",
   );
-  assertEquals(s.list().length, 1);
+  assertEquals((await s.list()).length, 1);
 });
 
 Deno.test("InterfaceService.create() generates keys, defaults port and MTU, audits and emits", async () => {
@@ -98,15 +99,15 @@ Deno.test("InterfaceService.create() generates keys, defaults port and MTU, audi
 Deno.test("InterfaceService.update() keeps the key pair and refuses a subnet its peers do not fit", async () => {
   await using h = await tunnelHarness();
   const i = await h.tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "a");
-  const repo = new SqliteInterfaceRepo(h.store);
-  const key = repo.get(i.id)!.private_key;
+  const repo = new SqliteInterfaceRepo(SqliteAsync.of(h.store));
+  const key = (await repo.get(i.id))!.private_key;
   const u = await h.tunnels.interfaces.update(
     i.id,
     { listen_port: 51900, mtu: 1380, name: "wg7" },
     "a",
   );
   assertEquals([u.listen_port, u.mtu, u.name, u.public_key], [51900, 1380, "wg7", i.public_key]);
-  assertEquals(repo.get(i.id)!.private_key, key);
+  assertEquals((await repo.get(i.id))!.private_key, key);
   await h.tunnels.peers.create(i.id, { name: "p1", address: "10.8.0.200" }, "a");
   await assertRejects(
     () => h.tunnels.interfaces.update(i.id, { address_v4: "10.8.0.1/25" }, "a"),
@@ -130,7 +131,7 @@ Deno.test("InterfaceService protects wg0 from delete, disable and rename with Fo
   assertEquals((await s.disable(other.id, "a")).enabled, false);
   await h.tunnels.peers.create(other.id, { name: "p" }, "a");
   await s.delete(other.id, "a");
-  assertEquals(new SqlitePeerRepo(h.store).count({}), 0);
+  assertEquals(await new SqlitePeerRepo(SqliteAsync.of(h.store)).count({}), 0);
   await assertRejects(() => s.delete(other.id, "a"), NotFoundError);
 });
 

@@ -39,7 +39,7 @@ export async function interfaceStatus(
   ctx: Pick<TunnelContext, "peerRepo" | "host" | "telemetry">,
   row: InterfaceRow,
 ): Promise<InterfaceStatus> {
-  const peers = ctx.peerRepo.summariesOf(row.id);
+  const peers = await ctx.peerRepo.summariesOf(row.id);
   const driver = ctx.host.driver;
   const state = await ctx.telemetry.state();
   const live: LiveInterface | null = state?.interfaces.get(row.name) ?? null;

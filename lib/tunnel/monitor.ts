@@ -82,11 +82,11 @@ export class TunnelMonitor {
     try {
       result = await host.run(async () => {
         const state = await telemetry.state(0);
-        const handshakes = this.#emitHandshakes(state);
+        const handshakes = await this.#emitHandshakes(state);
         // Changes committed but not yet applied are not drift, nor link changes underneath.
         const settled = state && host.pending === 0 ? state : null;
-        if (settled) this.#links.observe(settled, this.ctx.interfaceRepo.all());
-        const drift = settled ? this.reconciler.planFrom(settled).items : null;
+        if (settled) this.#links.observe(settled, await this.ctx.interfaceRepo.all());
+        const drift = settled ? (await this.reconciler.planFrom(settled)).items : null;
         return { at: isoTime(Date.now()), handshakes, drift, error: null };
       });
     } catch (err) {
@@ -129,7 +129,7 @@ export class TunnelMonitor {
     this.ctx.events.emit("DriftDetected", { items: items.length, interfaces });
   }
 
-  #emitHandshakes(state: LiveState | null): number {
+  async #emitHandshakes(state: LiveState | null): Promise<number> {
     if (!state) return 0;
     const seen = new Map<string, number>();
     let emitted = 0;
@@ -141,7 +141,7 @@ export class TunnelMonitor {
           ? this.#baseline && p.latestHandshake > 0
           : prev !== p.latestHandshake;
         if (!changed || p.latestHandshake === 0) continue;
-        const row = this.ctx.peerRepo.byPublicKey(p.publicKey);
+        const row = await this.ctx.peerRepo.byPublicKey(p.publicKey);
         if (!row) continue; // not ours
         this.ctx.events.emit("PeerHandshake", {
           id: row.id,

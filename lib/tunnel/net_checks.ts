@@ -12,9 +12,9 @@ import { routeInterface } from "./routes/route_input.ts";
 type Repos = Pick<TunnelRepos, "routeRepo" | "firewallRepo">;
 
 /** Refuses (409, field id) deleting an interface that routes or firewall rules use, naming them. */
-export function checkInterfaceUnused(repos: Repos, iface: InterfaceRow): void {
-  const routes = repos.routeRepo.ofInterface(iface.id).map((r) => `"${r.destination}"`);
-  const rules = repos.firewallRepo.ofInterface(iface.id).map((r) => `"${r.name}"`);
+export async function checkInterfaceUnused(repos: Repos, iface: InterfaceRow): Promise<void> {
+  const routes = (await repos.routeRepo.ofInterface(iface.id)).map((r) => `"${r.destination}"`);
+  const rules = (await repos.firewallRepo.ofInterface(iface.id)).map((r) => `"${r.name}"`);
   if (!routes.length && !rules.length) return;
   const users = [
     routes.length ? `routes ${routes.join(", ")}` : "",
@@ -31,15 +31,15 @@ export function checkInterfaceUnused(repos: Repos, iface: InterfaceRow): void {
  * its routes would not fit: the gateway must stay another host of the block,
  * and no destination may fall inside it.
  */
-export function checkRoutesFit(
+export async function checkRoutesFit(
   repos: Repos,
   interfaces: InterfaceRow[],
   id: string,
   address: string,
   what: string,
-): void {
+): Promise<void> {
   const changed = interfaces.map((i) => i.id === id ? { ...i, address_v4: address } : i);
-  for (const r of repos.routeRepo.ofInterface(id)) {
+  for (const r of await repos.routeRepo.ofInterface(id)) {
     const input = {
       destination: r.destination,
       cidr: parseCidr(r.destination)!,

@@ -24,8 +24,8 @@ export function compareRoutes(
  * disabled interface's link is down, and the kernel drops routes through a
  * down link), each through its interface's device, in `compareRoutes` order.
  */
-export function desiredRoutes(repos: Repos): DesiredRoute[] {
-  return repos.routeRepo.all()
+export async function desiredRoutes(repos: Repos): Promise<DesiredRoute[]> {
+  return (await repos.routeRepo.all())
     .filter((r) => r.interface_enabled === 1)
     .sort(compareRoutes)
     .map((r) => ({
@@ -37,8 +37,8 @@ export function desiredRoutes(repos: Repos): DesiredRoute[] {
 }
 
 /** The enabled firewall rules by ascending position (evaluation order); disabled ones absent. */
-export function desiredFirewall(repos: Repos): DesiredFirewallRule[] {
-  return repos.firewallRepo.list()
+export async function desiredFirewall(repos: Repos): Promise<DesiredFirewallRule[]> {
+  return (await repos.firewallRepo.list())
     .filter((r) => r.enabled === 1)
     .map((r) => ({
       id: r.id,

@@ -81,7 +81,7 @@ Deno.test("route refusals carry the field they are about", async () => {
       "address_v4",
     ],
   ]);
-  assertEquals(r.list().length, 1, "nothing refused was stored");
+  assertEquals((await r.list()).length, 1, "nothing refused was stored");
 });
 
 Deno.test("firewall rule refusals carry the field they are about", async () => {
@@ -136,5 +136,5 @@ Deno.test("firewall rule refusals carry the field they are about", async () => {
       "name",
     ],
   ]);
-  assertEquals(f.list().length, 1, "nothing refused was stored");
+  assertEquals((await f.list()).length, 1, "nothing refused was stored");
 });

@@ -176,9 +176,9 @@ Deno.test("no RouteChanged or FirewallChanged when the host apply fails: HostErr
   // A route converges its interface's peers first (the gateway peer's AllowedIPs), then the routes.
   assertEquals(log, ["sync wg1 up", "setRoutes 1", "setFirewall 0", "setFirewall 0"]);
   // The store kept every change, and the audit trail has them.
-  const [stored] = h.tunnels.routes.list();
+  const [stored] = await h.tunnels.routes.list();
   assertEquals(stored.destination, "10.50.0.0/24");
-  assertEquals(h.tunnels.firewall.list(), []);
+  assertEquals(await h.tunnels.firewall.list(), []);
   const types = (await h.audit.list({ limit: 50, offset: 0 })).records.map((r) => r.event_type);
   assert(
     ["route.created", "firewall.disabled", "firewall.deleted"].every((t) => types.includes(t)),

@@ -67,11 +67,13 @@ interface Iface {
 }
 
 /** The route and firewall drift of `live` against the store, as plan items. */
-export function netItems(repos: Repos, live: NetLive): ReconcileItem[] {
+export async function netItems(repos: Repos, live: NetLive): Promise<ReconcileItem[]> {
   const out: ReconcileItem[] = [];
   if (live.routes) {
-    const stored = new Map(repos.routeRepo.all().map((r) => [`${r.destination}|${r.metric}`, r]));
-    for (const d of diffRoutes(desiredRoutes(repos), live.routes)) {
+    const stored = new Map(
+      (await repos.routeRepo.all()).map((r) => [`${r.destination}|${r.metric}`, r]),
+    );
+    for (const d of diffRoutes(await desiredRoutes(repos), live.routes)) {
       const r = stored.get(`${d.destination}|${d.metric}`);
       const iface = r ? { id: r.interface_id, name: r.interface_name } : null;
       // A route of ours on the host that the store no longer has belongs to no stored route.
@@ -87,8 +89,8 @@ export function netItems(repos: Repos, live: NetLive): ReconcileItem[] {
     }
   }
   if (live.firewall) {
-    const rules = new Map(repos.firewallRepo.list().map((r) => [r.id, r]));
-    for (const d of diffFirewall(desiredFirewall(repos), live.firewall)) {
+    const rules = new Map((await repos.firewallRepo.list()).map((r) => [r.id, r]));
+    for (const d of diffFirewall(await desiredFirewall(repos), live.firewall)) {
       const r = d.rule_id ? rules.get(d.rule_id) : undefined;
       const iface = r?.interface_id ? { id: r.interface_id, name: r.interface_name! } : null;
       out.push(item(d.kind, { rule_id: r ? r.id : null, iface }, d.desired, d.live));
@@ -112,12 +114,12 @@ export async function applyNet(
 ): Promise<string[]> {
   const errors: string[] = [];
   if (items.some(isRouteItem)) {
-    await driver.setRoutes(desiredRoutes(repos)).catch((err) =>
+    await driver.setRoutes(await desiredRoutes(repos)).catch((err) =>
       errors.push(`routes: ${(err as Error).message}`)
     );
   }
   if (items.some(isFirewallItem)) {
-    await driver.setFirewall(desiredFirewall(repos)).catch((err) =>
+    await driver.setFirewall(await desiredFirewall(repos)).catch((err) =>
       errors.push(`firewall: ${(err as Error).message}`)
     );
   }
@@ -130,17 +132,17 @@ export async function applyNet(
  * made anew restores every enabled rule in it), for RouteChanged and
  * FirewallChanged `restored`.
  */
-export function restoredIds(
+export async function restoredIds(
   repos: Repos,
   before: ReconcileItem[],
   after: ReconcileItem[],
-): ["RouteChanged" | "FirewallChanged", string][] {
+): Promise<["RouteChanged" | "FirewallChanged", string][]> {
   const left = new Set(after.map((i) => i.route_id ?? i.rule_id));
   const restored = (ids: (string | null)[]) =>
     [...new Set(ids)].filter((id): id is string => id !== null && !left.has(id));
   const tableMissing = before.some((i) => i.kind === "firewall_table_missing");
   const ruleIds = before.map((i) => i.rule_id)
-    .concat(tableMissing ? desiredFirewall(repos).map((r) => r.id) : []);
+    .concat(tableMissing ? (await desiredFirewall(repos)).map((r) => r.id) : []);
   return [
     ...restored(before.map((i) => i.route_id)).map((id) => ["RouteChanged", id] as const),
     ...restored(ruleIds).map((id) => ["FirewallChanged", id] as const),

@@ -16,10 +16,10 @@ export interface Taken {
 }
 
 /** Addresses and names in use on an interface, from one read. */
-export function takenOn(repo: PeerRepo, iface: InterfaceRow): Taken {
+export async function takenOn(repo: PeerRepo, iface: InterfaceRow): Promise<Taken> {
   const addresses = new Set<number>([parseCidr(iface.address_v4)!.address]);
   const names = new Set<string>();
-  for (const r of repo.namesAndAddresses(iface.id)) {
+  for (const r of await repo.namesAndAddresses(iface.id)) {
     addresses.add(parseIpv4(r.address)!);
     names.add(r.name);
   }

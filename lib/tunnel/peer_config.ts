@@ -40,9 +40,9 @@ export class PeerConfig {
    * UnprocessableError when there is no endpoint or no stored private key,
    * ConflictError for a revoked peer. Audited: it discloses the private key.
    */
-  config(id: string, opts: ConfigOptions, actor: string): ClientConfigFile {
-    const p = requirePeer(this.ctx.peerRepo, id);
-    const iface = requireInterface(this.ctx.interfaceRepo, p.interface_id);
+  async config(id: string, opts: ConfigOptions, actor: string): Promise<ClientConfigFile> {
+    const p = await requirePeer(this.ctx.peerRepo, id);
+    const iface = await requireInterface(this.ctx.interfaceRepo, p.interface_id);
     const what = `Cannot render the configuration of peer "${p.name}"`;
     if (p.status === "revoked") throw new ConflictError(`${what}: it is revoked`);
     if (!p.private_key) {
@@ -53,14 +53,19 @@ export class PeerConfig {
     const transport = opts.device !== undefined || opts.connection !== undefined
       ? resolveClientProfile(opts.device, opts.connection)
       : null;
-    const endpoint = resolveEndpoint(opts.endpoint, this.serverEndpoint(), iface.listen_port, what);
+    const endpoint = resolveEndpoint(
+      opts.endpoint,
+      await this.serverEndpoint(),
+      iface.listen_port,
+      what,
+    );
     const content = clientConfig({
       peer: { ...p, private_key: p.private_key },
       iface,
       endpoint,
       transport,
     });
-    this.ctx.audit.record({
+    await this.ctx.audit.add({
       actor,
       event_type: "peer.config_exported",
       message: `Exported the client configuration of peer "${p.name}" on interface "${iface.name}"`,
@@ -84,7 +89,7 @@ export class PeerConfig {
         "qr_format",
       );
     }
-    const { content } = this.config(id, opts, actor);
+    const { content } = await this.config(id, opts, actor);
     return { format, ...(await qr(content)) };
   }
 }

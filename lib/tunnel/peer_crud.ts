@@ -4,7 +4,7 @@
  * interface for a batch), then its event goes out.
  */
 import { ConflictError } from "../errors.ts";
-import { isUniqueViolation } from "../store/store.ts";
+import { isUnique } from "./unique.ts";
 import type { TunnelContext } from "./context.ts";
 import { applyThenEmit } from "./host_apply.ts";
 import type { InterfaceRow } from "./interface_repo.ts";
@@ -22,11 +22,9 @@ import type { PeerRow } from "./peer_repo.ts";
 import { type PeerView, peerView } from "./peer_view.ts";
 import { requireInterface, requirePeer } from "./require_row.ts";
 
-/** A unique rule the checks before the write missed (a race cannot happen; a bug could). */
+/** A unique rule the checks before the write missed (on PostgreSQL, another instance committing first). */
 function backstop(err: unknown, what: string): unknown {
-  return isUniqueViolation(err)
-    ? new ConflictError(`${what}: it conflicts with an existing peer`)
-    : err;
+  return isUnique(err) ? new ConflictError(`${what}: it conflicts with an existing peer`) : err;
 }
 
 function nameTaken(what: string, name: string): ConflictError {
@@ -46,7 +44,7 @@ export class PeerCrud {
    * Settles the address, checks the unique rules in the order SQLite would
    * report them (name before public key), and stores the peer; `taken` gains it.
    */
-  #insert(
+  async #insert(
     p: PreparedPeer,
     iface: InterfaceRow,
     cidr: Cidr,
@@ -57,7 +55,7 @@ export class PeerCrud {
     const address = assignAddress(p.address, cidr, taken.addresses, iface, what);
     if (taken.names.has(p.name)) throw nameTaken(what, p.name);
     // A generated key is 32 random bytes: only a client's own key can already be taken.
-    if (p.private_key === null && this.ctx.peerRepo.byPublicKey(p.public_key)) {
+    if (p.private_key === null && await this.ctx.peerRepo.byPublicKey(p.public_key)) {
       throw new ConflictError(`${what}: public_key is already used by another peer`, {
         field: "public_key",
         code: "duplicate_public_key",
@@ -66,7 +64,7 @@ export class PeerCrud {
     taken.names.add(p.name);
     const { address: _, ...fields } = p;
     try {
-      this.ctx.peerRepo.insert({
+      await this.ctx.peerRepo.insert({
         ...fields,
         interface_id: iface.id,
         address,
@@ -84,21 +82,21 @@ export class PeerCrud {
     const what = `Cannot create peer ${JSON.stringify(input?.name)}`;
     const p = await preparePeer(input, what);
     const { transactor, audit, clock } = this.ctx;
-    const iface = transactor.tx(() => {
+    const iface = await transactor.tx(async () => {
       // The interface is read here and not before the keys were generated: its
       // address block may change meanwhile, and the address must be taken
       // from the block as it is when the peer is stored.
-      const iface = requireInterface(this.ctx.interfaceRepo, interfaceId, "interface_id");
+      const iface = await requireInterface(this.ctx.interfaceRepo, interfaceId, "interface_id");
       const cidr = parseCidr(iface.address_v4)!;
-      const address = this.#insert(
+      const address = await this.#insert(
         p,
         iface,
         cidr,
-        takenOn(this.ctx.peerRepo, iface),
+        await takenOn(this.ctx.peerRepo, iface),
         clock.now(),
         what,
       );
-      audit.record({
+      await audit.add({
         actor,
         event_type: "peer.created",
         message: `Created peer "${p.name}" (${address}) on interface "${iface.name}"${
@@ -132,16 +130,16 @@ export class PeerCrud {
       );
     }
     const { transactor, audit, clock } = this.ctx;
-    const iface = transactor.tx(() => {
+    const iface = await transactor.tx(async () => {
       // As in create(): the interface is read only once the keys exist.
-      const iface = requireInterface(this.ctx.interfaceRepo, interfaceId, "interface_id");
+      const iface = await requireInterface(this.ctx.interfaceRepo, interfaceId, "interface_id");
       const cidr = parseCidr(iface.address_v4)!;
-      const taken = takenOn(this.ctx.peerRepo, iface);
+      const taken = await takenOn(this.ctx.peerRepo, iface);
       const now = clock.now();
       for (const p of prepared) {
-        this.#insert(p, iface, cidr, taken, now, `Cannot create peer "${p.name}"`);
+        await this.#insert(p, iface, cidr, taken, now, `Cannot create peer "${p.name}"`);
       }
-      audit.record({
+      await audit.add({
         actor,
         event_type: "peers.imported",
         message: `Created ${prepared.length} peers on interface "${iface.name}"`,
@@ -158,19 +156,19 @@ export class PeerCrud {
       { id: iface.id, action: "peers_imported", name: iface.name },
     );
     const ids = new Set(prepared.map((p) => p.id));
-    return this.ctx.peerRepo.listedOf(iface.id).filter((r) => ids.has(r.id)).map(peerView);
+    return (await this.ctx.peerRepo.listedOf(iface.id)).filter((r) => ids.has(r.id)).map(peerView);
   }
 
   /** Updates parameters; revoked peers cannot be updated (ConflictError). Keys are kept. */
   async update(id: string, input: PeerUpdate, actor: string): Promise<PeerView> {
-    const cur = requirePeer(this.ctx.peerRepo, id);
+    const cur = await requirePeer(this.ctx.peerRepo, id);
     const what = `Cannot update peer "${cur.name}"`;
     if (cur.status === "revoked") throw new ConflictError(`${what}: it is revoked`);
-    const iface = requireInterface(this.ctx.interfaceRepo, cur.interface_id);
+    const iface = await requireInterface(this.ctx.interfaceRepo, cur.interface_id);
     const { next, changed } = peerChanges(cur, input, what);
-    this.ctx.transactor.tx(() => {
+    await this.ctx.transactor.tx(async () => {
       if (input.address !== undefined && input.address.trim() !== cur.address) {
-        const used = takenOn(this.ctx.peerRepo, iface).addresses;
+        const used = (await takenOn(this.ctx.peerRepo, iface)).addresses;
         used.delete(parseIpv4(cur.address)!);
         next.address = assignAddress(
           input.address,
@@ -181,7 +179,7 @@ export class PeerCrud {
         );
         changed.push("address");
       }
-      if (changed.length) this.#write(next, changed, iface, actor, what);
+      if (changed.length) await this.#write(next, changed, iface, actor, what);
     });
     if (!changed.length) return this.listing.view(id);
     const event = { id, action: "updated", interface_id: iface.id, name: next.name };
@@ -200,17 +198,17 @@ export class PeerCrud {
     return this.listing.view(id);
   }
 
-  #write(next: PeerRow, changed: string[], iface: InterfaceRow, actor: string, what: string) {
+  async #write(next: PeerRow, changed: string[], iface: InterfaceRow, actor: string, what: string) {
     if (changed.includes("name")) {
-      const holder = this.ctx.peerRepo.idByName(iface.id, next.name);
+      const holder = await this.ctx.peerRepo.idByName(iface.id, next.name);
       if (holder !== undefined && holder !== next.id) throw nameTaken(what, next.name);
     }
     try {
-      this.ctx.peerRepo.update(next.id, next, this.ctx.clock.now());
+      await this.ctx.peerRepo.update(next.id, next, this.ctx.clock.now());
     } catch (err) {
       throw backstop(err, what);
     }
-    this.ctx.audit.record({
+    await this.ctx.audit.add({
       actor,
       event_type: "peer.updated",
       message: `Updated peer "${next.name}" on interface "${iface.name}": ${changed.join(", ")}`,
@@ -221,11 +219,11 @@ export class PeerCrud {
 
   /** Deletes the peer and removes it from the host. */
   async delete(id: string, actor: string): Promise<void> {
-    const cur = requirePeer(this.ctx.peerRepo, id);
-    const iface = requireInterface(this.ctx.interfaceRepo, cur.interface_id);
-    this.ctx.transactor.tx(() => {
-      this.ctx.peerRepo.delete(id);
-      this.ctx.audit.record({
+    const cur = await requirePeer(this.ctx.peerRepo, id);
+    const iface = await requireInterface(this.ctx.interfaceRepo, cur.interface_id);
+    await this.ctx.transactor.tx(async () => {
+      await this.ctx.peerRepo.delete(id);
+      await this.ctx.audit.add({
         actor,
         event_type: "peer.deleted",
         message: `Deleted peer "${cur.name}" (${cur.address}) from interface "${iface.name}"`,

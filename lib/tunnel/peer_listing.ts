@@ -5,7 +5,7 @@
 import { NotFoundError } from "../errors.ts";
 import { effectiveAllowedIps } from "./client_config.ts";
 import type { TunnelContext } from "./context.ts";
-import { paginate } from "../paging.ts";
+import { paginateAsync } from "../paging.ts";
 import type { ListedPeer, PeerFilter, PeerTuple } from "./peer_repo.ts";
 import {
   type ListInterface,
@@ -38,12 +38,12 @@ export class PeerListing {
   constructor(private readonly ctx: ListingDeps) {}
 
   /** Peers (all, or filtered) with telemetry from one host read: one SQL query, one dump. */
-  list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
+  async list(filter: PeerFilter = {}): Promise<PeerWithTelemetry[]> {
     // Start the host read first: the query and the objects are built while
     // `wg` works in its own process, and only the merge waits for it.
     const statePromise = this.ctx.telemetry.state();
-    const ifaces = this.#interfaces();
-    return this.#views(this.ctx.peerRepo.listTuples(filter), ifaces, statePromise);
+    const ifaces = await this.#interfaces();
+    return this.#views(await this.ctx.peerRepo.listTuples(filter), ifaces, statePromise);
   }
 
   /**
@@ -54,33 +54,36 @@ export class PeerListing {
     const statePromise = this.ctx.telemetry.state();
     // A bad cursor throws before the read is awaited: its failure is then no one's to report.
     statePromise.catch(() => {});
-    const ifaces = this.#interfaces();
+    const ifaces = await this.#interfaces();
     const { limit, offset, cursor, ...filter } = req;
-    const { items, total, next_cursor } = paginate<PeerTuple>({ limit, offset, cursor }, {
-      kind: "peers",
-      shape: ["s", "s", "s"],
-      keyOf: (t) => [ifaces.get(t[1])!.name, t[2], t[0]],
-      rows: (w) =>
-        this.ctx.peerRepo.listTuples({
-          ...filter,
-          after: w.after as [string, string, string] | undefined,
-          limit: w.limit,
-          offset: w.offset,
-        }),
-      count: () => this.ctx.peerRepo.count(filter),
-    });
+    const { items, total, next_cursor } = await paginateAsync<PeerTuple>(
+      { limit, offset, cursor },
+      {
+        kind: "peers",
+        shape: ["s", "s", "s"],
+        keyOf: (t) => [ifaces.get(t[1])!.name, t[2], t[0]],
+        rows: (w) =>
+          this.ctx.peerRepo.listTuples({
+            ...filter,
+            after: w.after as [string, string, string] | undefined,
+            limit: w.limit,
+            offset: w.offset,
+          }),
+        count: () => this.ctx.peerRepo.count(filter),
+      },
+    );
     const peers = await this.#views(items, ifaces, statePromise);
     return { peers, total, limit: limit ?? null, offset: offset ?? 0, next_cursor };
   }
 
   /** Number of peers matching `filter` (for pagination). */
-  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
+  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): Promise<number> {
     return this.ctx.peerRepo.count(filter);
   }
 
-  #interfaces(): Map<string, ListInterface> {
+  async #interfaces(): Promise<Map<string, ListInterface>> {
     const ifaces = new Map<string, ListInterface>();
-    for (const r of this.ctx.interfaceRepo.summaries()) {
+    for (const r of await this.ctx.interfaceRepo.summaries()) {
       ifaces.set(r.id, {
         name: r.name,
         split: effectiveAllowedIps(null, "split-tunnel", r.address_v4),
@@ -111,20 +114,20 @@ export class PeerListing {
     return out;
   }
 
-  #listed(id: string): ListedPeer {
-    const r = this.ctx.peerRepo.getListed(id);
+  async #listed(id: string): Promise<ListedPeer> {
+    const r = await this.ctx.peerRepo.getListed(id);
     if (!r) throw new NotFoundError(`Peer "${id}" does not exist`);
     return r;
   }
 
   /** One peer without telemetry; NotFoundError when absent. */
-  view(id: string): PeerView {
-    return peerView(this.#listed(id));
+  async view(id: string): Promise<PeerView> {
+    return peerView(await this.#listed(id));
   }
 
   /** One peer with live telemetry. */
   async get(id: string): Promise<PeerWithTelemetry> {
-    const r = this.#listed(id);
+    const r = await this.#listed(id);
     const state = await this.ctx.telemetry.state();
     const telemetry = state
       ? telemetryOf(state.interfaces.get(r.interface_name), r.public_key, Date.now() / 1000)

@@ -1,4 +1,5 @@
-import { assertEquals, assertThrows } from "../../tests/assert.ts";
+import { SqliteAsync } from "../store/sqlite_async.ts";
+import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { isUniqueViolation } from "../store/store.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
@@ -7,21 +8,21 @@ import { SqlitePeerRepo } from "./peer_repo.ts";
 
 async function setup() {
   const t = await tempStore();
-  const ifaces = new SqliteInterfaceRepo(t.store);
+  const ifaces = new SqliteInterfaceRepo(SqliteAsync.of(t.store));
   const wg1 = interfaceRow();
   const wg2 = interfaceRow({ name: "wg2", address_v4: "10.9.0.1/24", listen_port: 51821 });
-  ifaces.insert(wg1);
-  ifaces.insert(wg2);
-  return { t, repo: new SqlitePeerRepo(t.store), wg1, wg2 };
+  await ifaces.insert(wg1);
+  await ifaces.insert(wg2);
+  return { t, repo: new SqlitePeerRepo(SqliteAsync.of(t.store)), wg1, wg2 };
 }
 
 Deno.test("SqlitePeerRepo.listTuples() orders by interface and name, filters, escapes LIKE and pages", async () => {
   const { t, repo, wg1, wg2 } = await setup();
   await using _ = t;
-  repo.insert(peerRow(wg2.id, { name: "zed", address: "10.9.0.2" }));
-  repo.insert(peerRow(wg1.id, { name: "b_1", address: "10.8.0.3", status: "disabled" }));
-  repo.insert(peerRow(wg1.id, { name: "a%1", address: "10.8.0.2", private_key: null }));
-  const all = repo.listTuples({});
+  await repo.insert(peerRow(wg2.id, { name: "zed", address: "10.9.0.2" }));
+  await repo.insert(peerRow(wg1.id, { name: "b_1", address: "10.8.0.3", status: "disabled" }));
+  await repo.insert(peerRow(wg1.id, { name: "a%1", address: "10.8.0.2", private_key: null }));
+  const all = await repo.listTuples({});
   assertEquals(all.map((r) => r[2]), ["a%1", "b_1", "zed"]);
   const [first] = all;
   assertEquals(first.length, 15);
@@ -33,13 +34,17 @@ Deno.test("SqlitePeerRepo.listTuples() orders by interface and name, filters, es
     1,
     1000,
   ]);
-  assertEquals(repo.listTuples({ search: "%" }).map((r) => r[2]), ["a%1"]);
-  assertEquals(repo.listTuples({ search: "B_" }).map((r) => r[2]), ["b_1"]);
-  assertEquals(repo.listTuples({ status: "disabled" }).map((r) => r[2]), ["b_1"]);
-  assertEquals(repo.listTuples({ interface_id: wg2.id }).map((r) => r[2]), ["zed"]);
-  assertEquals(repo.listTuples({ limit: 1, offset: 1 }).map((r) => r[2]), ["b_1"]);
+  assertEquals((await repo.listTuples({ search: "%" })).map((r) => r[2]), ["a%1"]);
+  assertEquals((await repo.listTuples({ search: "B_" })).map((r) => r[2]), ["b_1"]);
+  assertEquals((await repo.listTuples({ status: "disabled" })).map((r) => r[2]), ["b_1"]);
+  assertEquals((await repo.listTuples({ interface_id: wg2.id })).map((r) => r[2]), ["zed"]);
+  assertEquals((await repo.listTuples({ limit: 1, offset: 1 })).map((r) => r[2]), ["b_1"]);
   assertEquals(
-    [repo.count({}), repo.count({ interface_id: wg1.id }), repo.count({ search: "_" })],
+    await Promise.all([
+      repo.count({}),
+      repo.count({ interface_id: wg1.id }),
+      repo.count({ search: "_" }),
+    ]),
     [
       3,
       2,
@@ -52,10 +57,10 @@ Deno.test("SqlitePeerRepo reads single peers, finds holders of a key or name, an
   const { t, repo, wg1 } = await setup();
   await using _ = t;
   const p = peerRow(wg1.id);
-  repo.insert(p);
-  assertEquals({ ...repo.get(p.id) }, p);
-  assertEquals(repo.getWithInterfaceName(p.id)?.interface_name, "wg1");
-  const listed = repo.getListed(p.id)!;
+  await repo.insert(p);
+  assertEquals({ ...await repo.get(p.id) }, p);
+  assertEquals((await repo.getWithInterfaceName(p.id))?.interface_name, "wg1");
+  const listed = (await repo.getListed(p.id))!;
   assertEquals(
     [
       listed.interface_name,
@@ -66,26 +71,26 @@ Deno.test("SqlitePeerRepo reads single peers, finds holders of a key or name, an
     ["wg1", "10.8.0.1/24", true, true],
   );
   assertEquals("private_key" in listed, false);
-  assertEquals(repo.listedOf(wg1.id).map((r) => r.id), [p.id]);
-  assertEquals({ ...repo.byPublicKey(p.public_key) }, { id: p.id, interface_id: wg1.id });
-  assertEquals(repo.idByName(wg1.id, "a"), p.id);
-  assertEquals(repo.idByName(wg1.id, "b"), undefined);
-  assertEquals(repo.namesAndAddresses(wg1.id).map((r) => ({ ...r })), [
+  assertEquals((await repo.listedOf(wg1.id)).map((r) => r.id), [p.id]);
+  assertEquals({ ...await repo.byPublicKey(p.public_key) }, { id: p.id, interface_id: wg1.id });
+  assertEquals(await repo.idByName(wg1.id, "a"), p.id);
+  assertEquals(await repo.idByName(wg1.id, "b"), undefined);
+  assertEquals((await repo.namesAndAddresses(wg1.id)).map((r) => ({ ...r })), [
     { name: "a", address: "10.8.0.2" },
   ]);
-  assertEquals(repo.enabledForHost().length, 1);
-  repo.update(p.id, { ...p, name: "c", keepalive: 25 }, 2000);
-  assertEquals([repo.get(p.id)?.name, repo.get(p.id)?.keepalive], ["c", 25]);
-  repo.setStatus(p.id, "revoked", 3000);
-  const revoked = repo.get(p.id)!;
+  assertEquals((await repo.enabledForHost()).length, 1);
+  await repo.update(p.id, { ...p, name: "c", keepalive: 25 }, 2000);
+  assertEquals([(await repo.get(p.id))?.name, (await repo.get(p.id))?.keepalive], ["c", 25]);
+  await repo.setStatus(p.id, "revoked", 3000);
+  const revoked = (await repo.get(p.id))!;
   assertEquals([revoked.status, revoked.private_key, revoked.preshared_key], [
     "revoked",
     null,
     null,
   ]);
-  assertEquals(repo.enabledForHost().length, 0);
-  const err = assertThrows(() => repo.insert(peerRow(wg1.id, { public_key: p.public_key })));
+  assertEquals((await repo.enabledForHost()).length, 0);
+  const err = await assertRejects(() => repo.insert(peerRow(wg1.id, { public_key: p.public_key })));
   assertEquals(isUniqueViolation(err), true);
-  repo.delete(p.id);
-  assertEquals(repo.get(p.id), undefined);
+  await repo.delete(p.id);
+  assertEquals(await repo.get(p.id), undefined);
 });

@@ -53,12 +53,12 @@ export class PeerService {
   }
 
   /** Number of peers matching `filter` (for pagination). */
-  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): number {
+  count(filter: Omit<PeerFilter, "limit" | "offset"> = {}): Promise<number> {
     return this.#listing.count(filter);
   }
 
   /** One peer without telemetry; NotFoundError when absent. */
-  view(id: string): PeerView {
+  view(id: string): Promise<PeerView> {
     return this.#listing.view(id);
   }
 
@@ -103,7 +103,7 @@ export class PeerService {
   }
 
   /** The client's wg-quick file; audited, since it discloses the private key. */
-  config(id: string, opts: ConfigOptions, actor: string): ClientConfigFile {
+  config(id: string, opts: ConfigOptions, actor: string): Promise<ClientConfigFile> {
     return this.#config.config(id, opts, actor);
   }
 

@@ -1,10 +1,10 @@
+import { SqliteAsync } from "../store/sqlite_async.ts";
 import {
   assert,
   assertEquals,
   assertMatch,
   assertRejects,
   assertStringIncludes,
-  assertThrows,
 } from "../../tests/assert.ts";
 import { haveSystem, run } from "../../tests/helpers/system.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
@@ -75,7 +75,7 @@ Deno.test("PeerService listings and audit never carry private or preshared keys"
     { name: "a", dns: "1.1.1.1, example.org" },
     "alice",
   );
-  const row = new SqlitePeerRepo(h.store).get(peer.id)!;
+  const row = (await new SqlitePeerRepo(SqliteAsync.of(h.store)).get(peer.id))!;
   assert(row.private_key && row.preshared_key);
   const listing = JSON.stringify(await h.tunnels.peers.list());
   const audit = JSON.stringify(await h.audit.list({ limit: 100, offset: 0 }));
@@ -110,14 +110,17 @@ Deno.test("PeerService.revoke() is final: keys erased, enable and update refused
   await assertRejects(() => p.enable(peer.id, "alice"), ConflictError, "revoked");
   await assertRejects(() => p.disable(peer.id, "alice"), ConflictError, "revoked");
   await assertRejects(() => p.update(peer.id, { name: "b" }, "alice"), ConflictError, "revoked");
-  assertThrows(() => p.config(peer.id, { endpoint: "vpn.example.net" }, "alice"), ConflictError);
+  await assertRejects(
+    () => p.config(peer.id, { endpoint: "vpn.example.net" }, "alice"),
+    ConflictError,
+  );
   assertEquals((await p.revoke(peer.id, "alice")).status, "revoked");
   assertEquals(
     h.events.filter((e) => e.type === "PeerChanged").map((e) => e.payload.action),
     ["created", "disabled", "enabled", "revoked"],
   );
   await p.delete(peer.id, "alice");
-  assertEquals(p.count(), 0);
+  assertEquals(await p.count(), 0);
 });
 
 Deno.test("PeerService.config() uses the query endpoint, else the settings, else 422", async () => {
@@ -125,16 +128,24 @@ Deno.test("PeerService.config() uses the query endpoint, else the settings, else
   await using _ = h;
   const p = h.tunnels.peers;
   const peer = await p.create(iface.id, { name: "laptop", profile: "split-tunnel" }, "alice");
-  assertThrows(() => p.config(peer.id, {}, "alice"), UnprocessableError, "no server endpoint");
+  await assertRejects(
+    () => p.config(peer.id, {}, "alice"),
+    UnprocessableError,
+    "no server endpoint",
+  );
   h.endpoint.host = "vpn.example.net";
-  assertThrows(() => p.config(peer.id, {}, "alice"), UnprocessableError, "no server endpoint");
+  await assertRejects(
+    () => p.config(peer.id, {}, "alice"),
+    UnprocessableError,
+    "no server endpoint",
+  );
   h.endpoint.enabled = true;
-  let cfg = p.config(peer.id, {}, "alice");
+  let cfg = await p.config(peer.id, {}, "alice");
   assertStringIncludes(cfg.content, `Endpoint = vpn.example.net:${iface.listen_port}`);
   h.endpoint.port = 443;
-  cfg = p.config(peer.id, {}, "alice");
+  cfg = await p.config(peer.id, {}, "alice");
   assertStringIncludes(cfg.content, "Endpoint = vpn.example.net:443");
-  cfg = p.config(peer.id, {
+  cfg = await p.config(peer.id, {
     endpoint: "[2001:db8::1]:5000",
     device: "mobile",
     connection: "cellular",
@@ -147,16 +158,17 @@ Deno.test("PeerService.config() uses the query endpoint, else the settings, else
   assertStringIncludes(cfg.content, `PublicKey = ${iface.public_key}`);
   assertMatch(cfg.content, /PrivateKey = [A-Za-z0-9+/]{43}=/);
   assertEquals(cfg.filename, "laptop.conf");
-  assertThrows(
+  await assertRejects(
     () => p.config(peer.id, { endpoint: "vpn.example.net:70000" }, "alice"),
     UnprocessableError,
   );
-  assertThrows(() => p.config(peer.id, { endpoint: "bad host" }, "alice"), ValidationError);
-  assertThrows(() => p.config(peer.id, { device: "toaster" }, "alice"), ValidationError);
+  await assertRejects(() => p.config(peer.id, { endpoint: "bad host" }, "alice"), ValidationError);
+  await assertRejects(() => p.config(peer.id, { device: "toaster" }, "alice"), ValidationError);
   // An explicit peer MTU wins over the profile.
   await p.update(peer.id, { mtu: 1300 }, "alice");
   assertStringIncludes(
-    p.config(peer.id, { endpoint: "h", device: "mobile", connection: "cellular" }, "a").content,
+    (await p.config(peer.id, { endpoint: "h", device: "mobile", connection: "cellular" }, "a"))
+      .content,
     "MTU = 1300",
   );
   const exported = await h.audit.list({ event_type: "peer.config_exported", limit: 10, offset: 0 });
@@ -166,7 +178,7 @@ Deno.test("PeerService.config() uses the query endpoint, else the settings, else
     { name: "byok", public_key: (await keys()).publicKey },
     "alice",
   );
-  assertThrows(
+  await assertRejects(
     () => p.config(own.id, { endpoint: "h" }, "alice"),
     UnprocessableError,
     "held by the client",
@@ -190,7 +202,7 @@ Deno.test("PeerService.qr() returns svg and a PNG (data URL and base64) that dec
   );
   if (!haveSystem("PeerService.qr() zbarimg", ["zbarimg"])) return;
   const config =
-    h.tunnels.peers.config(peer.id, { endpoint: "vpn.example.net:51820" }, "alice").content;
+    (await h.tunnels.peers.config(peer.id, { endpoint: "vpn.example.net:51820" }, "alice")).content;
   const file = `${h.dir}/qr.png`;
   await Deno.writeFile(file, Uint8Array.from(atob(q.png_base64), (c) => c.charCodeAt(0)));
   const decoded = await run("zbarimg", ["--raw", "-q", "--oneshot", file]);
@@ -225,7 +237,7 @@ Deno.test("PeerService.update() changes parameters and keeps keys; createMany() 
     () => p.createMany(iface.id, [{ name: "m4" }, { name: "m5" }, { name: "m6" }], "bob"),
     ConflictError,
   );
-  assertEquals(p.count({ interface_id: iface.id }), 4);
+  assertEquals(await p.count({ interface_id: iface.id }), 4);
 });
 
 Deno.test("PeerService.create() allocates from the interface's block as it is when the peer is stored", async () => {

@@ -35,12 +35,12 @@ export class PeerState {
 
   async #set(id: string, status: PeerStatus, actor: string): Promise<PeerView> {
     const { peerRepo, interfaceRepo, transactor, audit, clock, host } = this.ctx;
-    const cur = requirePeer(peerRepo, id);
+    const cur = await requirePeer(peerRepo, id);
     const verb = status === "enabled" ? "enable" : status === "disabled" ? "disable" : "revoke";
     if (cur.status === "revoked" && status !== "revoked") {
       throw new ConflictError(`Cannot ${verb} peer "${cur.name}": it is revoked`);
     }
-    const iface = requireInterface(interfaceRepo, cur.interface_id);
+    const iface = await requireInterface(interfaceRepo, cur.interface_id);
     const what = `Peer "${cur.name}"`;
     // Applied even when unchanged, so enable also repairs a peer removed by hand.
     const apply = () => host.syncPeer(id);
@@ -48,9 +48,9 @@ export class PeerState {
       await applyToHost(this.ctx, what, apply);
       return this.listing.view(id);
     }
-    transactor.tx(() => {
-      peerRepo.setStatus(id, status, clock.now());
-      audit.record({
+    await transactor.tx(async () => {
+      await peerRepo.setStatus(id, status, clock.now());
+      await audit.add({
         actor,
         event_type: `peer.${status}`,
         message: `${status[0].toUpperCase()}${

@@ -86,7 +86,7 @@ export class Reconciler {
    * The drift between `state` (and `net`, Palisade's routes and table, when
    * read) and the store, without reading the host.
    */
-  planFrom(state: LiveState | null, net?: NetLive): ReconcilePlan {
+  async planFrom(state: LiveState | null, net?: NetLive): Promise<ReconcilePlan> {
     const driver = this.ctx.host.driver;
     const generated_at = isoTime(Date.now());
     if (!state) {
@@ -100,7 +100,7 @@ export class Reconciler {
       };
     }
     const items: ReconcileItem[] = [];
-    const ifaces = desiredState(this.ctx);
+    const ifaces = await desiredState(this.ctx);
     for (const { row, desired } of ifaces) {
       for (const d of diffInterface(desired, state.interfaces.get(row.name)).drift) {
         items.push({
@@ -119,10 +119,10 @@ export class Reconciler {
         });
       }
     }
-    if (net) items.push(...netItems(this.ctx, net));
+    if (net) items.push(...await netItems(this.ctx, net));
     if (items.some((i) => i.public_key)) {
       const peers = new Map(
-        this.ctx.peerRepo.identities().map((p) => [p.public_key, p]),
+        (await this.ctx.peerRepo.identities()).map((p) => [p.public_key, p]),
       );
       for (const i of items) {
         const p = i.public_key ? peers.get(i.public_key) : undefined;
@@ -148,7 +148,7 @@ export class Reconciler {
   plan(): Promise<ReconcilePlan> {
     return this.ctx.host.run(async () => {
       const state = await this.ctx.telemetry.state(0);
-      return this.planFrom(state, await readNet(this.ctx.host.driver));
+      return await this.planFrom(state, await readNet(this.ctx.host.driver));
     });
   }
 
@@ -163,7 +163,7 @@ export class Reconciler {
     const readNetIf = () => opts.net === false ? undefined : readNet(host.driver);
     const result = await host.run(async () => {
       const state = await telemetry.state(0);
-      const before = this.planFrom(state, await readNetIf());
+      const before = await this.planFrom(state, await readNetIf());
       if (!state || before.items.length === 0) {
         return {
           before,
@@ -179,7 +179,7 @@ export class Reconciler {
       );
       const errors: string[] = [];
       const touched: { id: string; name: string }[] = [];
-      for (const { row, desired } of desiredState(this.ctx, [...drifting])) {
+      for (const { row, desired } of await desiredState(this.ctx, [...drifting])) {
         try {
           await host.driver.sync(desired, state.interfaces.get(row.name) ?? null);
           touched.push({ id: row.id, name: row.name });
@@ -190,16 +190,16 @@ export class Reconciler {
       // Routes need their devices: put back after the interfaces.
       errors.push(...await applyNet(host.driver, this.ctx, before.items));
       telemetry.invalidate();
-      const after = this.planFrom(await telemetry.state(0), await readNetIf());
+      const after = await this.planFrom(await telemetry.state(0), await readNetIf());
       return { before, after, errors, touched };
     });
     const { before, after, errors, touched } = result;
     if (before.items.length) {
-      transactor.tx(() => {
+      await transactor.tx(async () => {
         const names = [
           ...new Set(before.items.map((i) => i.interface ? `"${i.interface}"` : "the host")),
         ].join(", ");
-        audit.record({
+        await audit.add({
           actor,
           event_type: "reconcile.applied",
           message: `Reconcile applied ${before.items.length} changes on ${names}; ${
@@ -213,7 +213,7 @@ export class Reconciler {
             events.emit("InterfaceChanged", { id: t.id, action: "reconciled", name: t.name })
           );
         }
-        for (const [type, id] of restoredIds(this.ctx, before.items, after.items)) {
+        for (const [type, id] of await restoredIds(this.ctx, before.items, after.items)) {
           transactor.afterCommit(() => events.emit(type, { id, action: "restored" }));
         }
       });

@@ -7,31 +7,31 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { tunnelHarness } from "../../tests/helpers/tunnels.ts";
 import { desiredState } from "./desired_state.ts";
-import { tunnelRepos } from "./tunnel_repos.ts";
+import { sqliteTunnelRepos } from "./tunnel_repos.ts";
 
 Deno.test("a route's destination joins its gateway peer's AllowedIPs; one block goes to the lowest metric", async () => {
   await using h = await tunnelHarness();
   const t = h.tunnels;
   const wg = await t.interfaces.create({ name: "wg7", address_v4: "10.7.0.1/24" }, "a");
   const [a, b] = await t.peers.createMany(wg.id, [{ name: "a" }, { name: "b" }], "a");
-  const allowed = () =>
+  const allowed = async () =>
     Object.fromEntries(
-      desiredState(tunnelRepos(h.store))[0].desired.peers.map((p) => [
+      (await desiredState(sqliteTunnelRepos(h.store)))[0].desired.peers.map((p) => [
         p.publicKey === a.public_key ? "a" : "b",
         p.allowedIps,
       ]),
     );
-  assertEquals(allowed(), { a: [`${a.address}/32`], b: [`${b.address}/32`] });
+  assertEquals(await allowed(), { a: [`${a.address}/32`], b: [`${b.address}/32`] });
   const site = await t.routes.create(
     { destination: "10.60.0.0/24", gateway: a.address, metric: 10 },
     "a",
   );
   await t.routes.create({ destination: "10.50.0.0/16", gateway: a.address, metric: 10 }, "a");
   await t.routes.create({ destination: "10.60.0.0/24", gateway: b.address, metric: 5 }, "a");
-  assertEquals(allowed(), {
+  assertEquals(await allowed(), {
     a: [`${a.address}/32`, "10.50.0.0/16"],
     b: [`${b.address}/32`, "10.60.0.0/24"],
   });
   await t.routes.delete(site.id, "a");
-  assertEquals(allowed().b, [`${b.address}/32`, "10.60.0.0/24"]);
+  assertEquals((await allowed()).b, [`${b.address}/32`, "10.60.0.0/24"]);
 });

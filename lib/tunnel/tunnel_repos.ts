@@ -1,19 +1,41 @@
-/** The SQLite repositories of the tunnel domain over one store. */
+/**
+ * The repositories of the tunnel domain, one factory per engine; the
+ * composition root picks one (docs/scaling.md, "Ported domains").
+ */
+import type { PgAsync } from "../store/pg/pg_async.ts";
+import { SqliteAsync } from "../store/sqlite_async.ts";
 import type { Store } from "../store/store.ts";
 import type { TunnelRepos } from "./context.ts";
 import { SqliteFirewallRepo } from "./firewall/firewall_repo.ts";
+import { PgFirewallRepo } from "./firewall/pg_firewall_repo.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
 import { SqliteNetworkRepo } from "./networks/network_repo.ts";
+import { PgNetworkRepo } from "./networks/pg_network_repo.ts";
+import { PgInterfaceRepo } from "./pg_interface_repo.ts";
+import { PgPeerRepo } from "./pg_peer_repo.ts";
 import { SqlitePeerRepo } from "./peer_repo.ts";
+import { PgRouteRepo } from "./routes/pg_route_repo.ts";
 import { SqliteRouteRepo } from "./routes/route_repo.ts";
 
-/** Builds the interface, peer, network, route and firewall rule repositories over `store`. */
-export function tunnelRepos(store: Store): TunnelRepos {
+/** The interface, peer, network, route and firewall rule repositories over a SQLite store. */
+export function sqliteTunnelRepos(store: Store): TunnelRepos {
+  const db = SqliteAsync.of(store);
   return {
-    interfaceRepo: new SqliteInterfaceRepo(store),
-    peerRepo: new SqlitePeerRepo(store),
-    networkRepo: new SqliteNetworkRepo(store),
-    routeRepo: new SqliteRouteRepo(store),
-    firewallRepo: new SqliteFirewallRepo(store),
+    interfaceRepo: new SqliteInterfaceRepo(db),
+    peerRepo: new SqlitePeerRepo(db),
+    networkRepo: new SqliteNetworkRepo(db),
+    routeRepo: new SqliteRouteRepo(db),
+    firewallRepo: new SqliteFirewallRepo(db),
+  };
+}
+
+/** The same repositories over PostgreSQL. */
+export function pgTunnelRepos(db: PgAsync): TunnelRepos {
+  return {
+    interfaceRepo: new PgInterfaceRepo(db),
+    peerRepo: new PgPeerRepo(db),
+    networkRepo: new PgNetworkRepo(db),
+    routeRepo: new PgRouteRepo(db),
+    firewallRepo: new PgFirewallRepo(db),
   };
 }

@@ -10,7 +10,7 @@ import type { HostDriver } from "../host/driver.ts";
 import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
-import type { ServerEndpointSource, TunnelContext } from "./context.ts";
+import type { ServerEndpointSource, TunnelContext, TunnelRepos } from "./context.ts";
 import type { SubsystemReport } from "../system/diagnostics.ts";
 import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { ensureDefaultInterface } from "./default_interface.ts";
@@ -24,11 +24,18 @@ import { PeerService } from "./peer_service.ts";
 import { Reconciler, type ReconcileResult } from "./reconcile.ts";
 import { RouteService } from "./routes/route_service.ts";
 import { Telemetry } from "./telemetry.ts";
-import { tunnelRepos } from "./tunnel_repos.ts";
+import { sqliteTunnelRepos } from "./tunnel_repos.ts";
+import { SqliteAsync } from "../store/sqlite_async.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { UpstreamService } from "./upstream_import.ts";
 
 export interface TunnelOptions {
-  store: Store;
+  /** The SQLite store; the repositories and transactor are built over it unless given below. */
+  store?: Store;
+  /** The repositories (`pgTunnelRepos(db)` on PostgreSQL); default: over `store`. */
+  repos?: TunnelRepos;
+  /** The transactor matching `repos` (the `PgAsync`); default: `SqliteAsync.of(store)`. */
+  transactor?: AsyncTransactor;
   audit: AuditLog;
   events: EventBus;
   logger: Logger;
@@ -79,18 +86,18 @@ export interface Tunnels {
   /** Checks for GET /diagnostics/firewall and /diagnostics/routes. */
   netDiagnostics(part: "firewall" | "routes"): Promise<SubsystemReport>;
   /** Stored interfaces, peers and enabled peers, for the tunnels probe of GET /system. */
-  counts(): TunnelCounts;
+  counts(): Promise<TunnelCounts>;
 }
 
 /** Builds the tunnel services; call `start()` once the process is ready. */
 export function createTunnels(opts: TunnelOptions): Tunnels {
   const log = opts.logger.child({ component: "tunnels" });
-  const repos = tunnelRepos(opts.store);
+  const repos = opts.repos ?? sqliteTunnelRepos(opts.store!);
   const host = new HostSync(repos, opts.driver, log);
   const telemetry = new Telemetry(opts.driver, opts.telemetryMaxAgeMs ?? 1000);
   const ctx: TunnelContext = {
     ...repos,
-    transactor: opts.store,
+    transactor: opts.transactor ?? SqliteAsync.of(opts.store!),
     audit: opts.audit,
     events: opts.events,
     clock: opts.clock ?? systemClock,
@@ -121,8 +128,8 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     listClientProfiles: clientProfiles,
     resolveClientProfile,
     async start() {
-      backfillNetworks(networks, log);
-      const port = opts.serverEndpoint().port;
+      await backfillNetworks(networks, log);
+      const port = (await opts.serverEndpoint()).port;
       if (opts.defaultInterface) await ensureDefaultInterface(interfaces, ctx, port, log);
       try {
         const r = await reconciler.apply("system", { net: false });
@@ -162,9 +169,9 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
 }
 
 /** Gives interfaces stored before networks existed their network; logs, never throws. */
-function backfillNetworks(networks: NetworkService, log: Logger): void {
+async function backfillNetworks(networks: NetworkService, log: Logger): Promise<void> {
   try {
-    const made = networks.backfill();
+    const made = await networks.backfill();
     if (made) log.info("Networks made for interfaces stored without one", { networks: made });
   } catch (err) {
     log.error("Giving interfaces their networks failed", { error: err });

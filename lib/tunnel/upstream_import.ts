@@ -38,14 +38,14 @@ export class UpstreamService {
   constructor(
     private readonly ctx: TunnelContext,
     private readonly reconciler: Reconciler,
-    private readonly peerView: (id: string) => PeerView,
+    private readonly peerView: (id: string) => Promise<PeerView>,
   ) {}
 
   /** What import would create, secrets redacted; changes nothing. */
   async preview(input: UpstreamInput): Promise<UpstreamPreview> {
     const what = "Cannot import the upstream configuration";
     const plan = await planUpstream(this.ctx, input, what);
-    checkUpstreamFits(this.ctx, plan, `Cannot import upstream "${plan.name}"`);
+    await checkUpstreamFits(this.ctx, plan, `Cannot import upstream "${plan.name}"`);
     return previewView(plan);
   }
 
@@ -56,9 +56,9 @@ export class UpstreamService {
     const id = crypto.randomUUID();
     const peerId = crypto.randomUUID();
     const { transactor, events } = this.ctx;
-    transactor.tx(() => {
-      checkUpstreamFits(this.ctx, plan, what);
-      this.#insert(plan, id, peerId, actor);
+    await transactor.tx(async () => {
+      await checkUpstreamFits(this.ctx, plan, what);
+      await this.#insert(plan, id, peerId, actor);
       transactor.afterCommit(() =>
         events.emit("InterfaceChanged", { id, action: "created", name: plan.name })
       );
@@ -70,18 +70,18 @@ export class UpstreamService {
     );
     const reconcile = await this.#reconcile(actor);
     return {
-      interface: interfaceView(this.ctx.interfaceRepo.getCounted(id)!),
-      peer: this.peerView(peerId),
+      interface: interfaceView((await this.ctx.interfaceRepo.getCounted(id))!),
+      peer: await this.peerView(peerId),
       ignored: plan.config.ignored,
       reconcile,
     };
   }
 
-  #insert(plan: UpstreamPlan, id: string, peerId: string, actor: string): void {
+  async #insert(plan: UpstreamPlan, id: string, peerId: string, actor: string): Promise<void> {
     const { interfaceRepo, peerRepo, audit, clock } = this.ctx;
     const { peer } = plan.config;
     const now = clock.now();
-    interfaceRepo.insert({
+    await interfaceRepo.insert({
       id,
       name: plan.name,
       address_v4: plan.addressV4,
@@ -94,7 +94,7 @@ export class UpstreamService {
       created_at: now,
       updated_at: now,
     });
-    peerRepo.insert({
+    await peerRepo.insert({
       id: peerId,
       interface_id: id,
       name: PROVIDER_PEER,
@@ -112,7 +112,7 @@ export class UpstreamService {
       created_at: now,
       updated_at: now,
     });
-    audit.record({
+    await audit.add({
       actor,
       event_type: "interface.imported",
       message: `Imported upstream interface "${plan.name}" (${plan.addressV4}, mtu ${plan.mtu}) ` +

@@ -82,9 +82,13 @@ export async function publicKeyOf(privateKey: string): Promise<string> {
   return toBase64(Uint8Array.from(atob(b64 + "="), (c) => c.charCodeAt(0)));
 }
 
-function nameFor(ctx: Pick<TunnelContext, "interfaceRepo">, name: unknown, what: string): string {
+async function nameFor(
+  ctx: Pick<TunnelContext, "interfaceRepo">,
+  name: unknown,
+  what: string,
+): Promise<string> {
   if (name !== undefined) return checkInterfaceName(name, what);
-  const taken = new Set(ctx.interfaceRepo.all().map((r) => r.name));
+  const taken = new Set((await ctx.interfaceRepo.all()).map((r) => r.name));
   let out = DERIVED_NAME;
   for (let i = 1; taken.has(out); i++) out = `${DERIVED_NAME}-${i}`;
   return out;
@@ -108,7 +112,7 @@ export async function planUpstream(
   } catch (err) {
     throw err instanceof DomainError ? err.withMessage(`${what}: ${err.message}`) : err;
   }
-  const name = nameFor(ctx, input.name, what);
+  const name = await nameFor(ctx, input.name, what);
   const allowed = config.peer.allowedIps.find((a) => !a.includes(":"))!;
   return {
     name,
@@ -125,18 +129,22 @@ export async function planUpstream(
  * the address (or a block overlapping an interface's or a network's), or a
  * key already in use. Inside the caller's transaction for an import.
  */
-export function checkUpstreamFits(ctx: TunnelContext, plan: UpstreamPlan, what: string): void {
-  checkInterfaceUnique(ctx.interfaceRepo, what, null, plan.name, plan.addressV4, null);
+export async function checkUpstreamFits(
+  ctx: TunnelContext,
+  plan: UpstreamPlan,
+  what: string,
+): Promise<void> {
+  await checkInterfaceUnique(ctx.interfaceRepo, what, null, plan.name, plan.addressV4, null);
   const cidr = parseCidr(plan.addressV4)!;
-  const net = overlapping(ctx.networkRepo.all(), cidr);
+  const net = overlapping(await ctx.networkRepo.all(), cidr);
   if (net) throw overlapError(what, "address_v4", networkCidr(cidr), net);
-  if (ctx.interfaceRepo.all().some((r) => r.public_key === plan.publicKey)) {
+  if ((await ctx.interfaceRepo.all()).some((r) => r.public_key === plan.publicKey)) {
     throw new ConflictError(`${what}: its PrivateKey is already an interface's key`, {
       field: "config",
       code: "duplicate_public_key",
     });
   }
-  if (ctx.peerRepo.byPublicKey(plan.config.peer.publicKey)) {
+  if (await ctx.peerRepo.byPublicKey(plan.config.peer.publicKey)) {
     throw new ConflictError(`${what}: the [Peer] PublicKey is already used by another peer`, {
       field: "config",
       code: "duplicate_public_key",

@@ -3,6 +3,7 @@
  * The QR test decodes the PNG with zbarimg and compares it with the
  * downloaded file byte for byte.
  */
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { haveSystem, run } from "../helpers/system.ts";
@@ -32,7 +33,7 @@ Deno.test("GET /peers/{id}/config downloads a wg-quick attachment, using the sto
   assertEquals(res.headers.get("content-disposition"), 'attachment; filename="Ann_laptop.2.conf"');
   assertEquals(res.headers.get("cache-control"), "no-store");
   let text = await res.text();
-  const row = new SqlitePeerRepo(t.services.store).get(peer.id)!;
+  const row = (await new SqlitePeerRepo(SqliteAsync.of(t.services.store)).get(peer.id))!;
   assertEquals(
     text,
     [

@@ -4,10 +4,11 @@
  * pages, including a /16 with 5,000 peers answered well within 50 ms.
  * Interfaces and their networks: tests/api/network_interfaces_test.ts.
  */
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
-import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
+import { sqliteTunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 
 Deno.test("POST /networks creates a network (201) that GET /networks and GET /networks/{id} show with size and allocation", async () => {
   await using t = await startTestServer();
@@ -202,12 +203,12 @@ Deno.test("GET /networks/{id}/available on a /16 with 5,000 peers answers in wel
   const api = apiClient(t.admin, { cookie: await t.login() });
   const iface = (await api.post("/interfaces", { name: "wg1", address_v4: "10.20.0.1/16" })).body;
   const setup = performance.now();
-  const { peerRepo } = tunnelRepos(t.services.store);
-  t.services.store.tx(() => {
+  const { peerRepo } = sqliteTunnelRepos(t.services.store);
+  await SqliteAsync.of(t.services.store).tx(async () => {
     for (let i = 0; i < 5000; i++) {
       // 10.20.0.2 upwards: the first 5,001 host addresses are taken.
       const n = i + 2;
-      peerRepo.insert({
+      await peerRepo.insert({
         id: crypto.randomUUID(),
         interface_id: iface.id,
         name: `p${i}`,

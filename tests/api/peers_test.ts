@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { apiClient, collectFrames } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
-import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
+import { sqliteTunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 
 Deno.test("POST /interfaces/{id}/peers allocates addresses (201); GET /peers lists every peer across interfaces with a total", async () => {
   await using t = await startTestServer();
@@ -259,16 +259,18 @@ Deno.test("no listing, detail, status, plan, audit record or event carries a pri
   const qr = (await api.get(`/peers/${peer.id}/qr`)).body;
   await api.post(`/interfaces/${iface.id}/peers`, { name: "b" });
 
-  const { interfaceRepo, peerRepo } = tunnelRepos(t.services.store);
-  const peerRows = peerRepo.identities().map((p) => peerRepo.get(p.id)!);
+  const { interfaceRepo, peerRepo } = sqliteTunnelRepos(t.services.store);
+  const peerRows = await Promise.all(
+    (await peerRepo.identities()).map(async (p) => (await peerRepo.get(p.id))!),
+  );
   const secrets = [
-    ...interfaceRepo.all().map((r) => r.private_key),
+    ...(await interfaceRepo.all()).map((r) => r.private_key),
     ...peerRows.map((r) => r.private_key!),
     ...peerRows.map((r) => r.preshared_key!),
   ];
   assertEquals(secrets.length, 5);
   // The download is the one place a peer's keys appear (and prove the secrets are real).
-  const peerRow = peerRepo.get(peer.id)!;
+  const peerRow = (await peerRepo.get(peer.id))!;
   assertStringIncludes(config, `PrivateKey = ${peerRow.private_key}`);
   assertStringIncludes(config, `PresharedKey = ${peerRow.preshared_key}`);
   assert(qr.svg.length > 0);

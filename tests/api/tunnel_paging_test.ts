@@ -10,7 +10,7 @@ import { rawRows } from "../helpers/raw_sql.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 import { SqliteAuditRepo } from "../../lib/audit/audit_repo.ts";
 import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
-import { tunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
+import { sqliteTunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 import { timedRead } from "../helpers/timed_read.ts";
 
 const SEEDED = 3000;
@@ -65,12 +65,12 @@ async function seedPeers(t: TestServer, api: ApiClient): Promise<string[]> {
     assertEquals(res.status, 201);
     ifaces.push(res.body.id);
   }
-  const { peerRepo } = tunnelRepos(t.services.store);
+  const { peerRepo } = sqliteTunnelRepos(t.services.store);
   const now = Date.now();
-  t.services.store.tx(() => {
+  await SqliteAsync.of(t.services.store).tx(async () => {
     for (let i = 0; i < SEEDED; i++) {
       const n = i % 3;
-      peerRepo.insert({
+      await peerRepo.insert({
         id: crypto.randomUUID(),
         interface_id: ifaces[n],
         name: peerName("p", i),

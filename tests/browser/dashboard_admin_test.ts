@@ -89,7 +89,7 @@ browserTest(NAME, async (browser) => {
     await page.getByRole("button", { name: "Create peer" }).click();
     await page.waitForURL(/\/peers\/[0-9a-f-]{36}\?done=created$/);
     const peerId = new URL(page.url()).pathname.split("/")[2];
-    const peer = t.services.tunnels.peers.view(peerId);
+    const peer = await t.services.tunnels.peers.view(peerId);
     assertEquals([peer.name, peer.address, peer.dns], ["alice-laptop", "10.8.0.2", "10.8.0.1"]);
 
     // The QR dialog: a button once hydrated, a modal dialog with the image.

@@ -101,7 +101,7 @@ browserTest(NAME, async (browser) => {
 
     // Live: the route deleted through the API leaves the table.
     await live(page);
-    const [route] = t.services.tunnels.routes.list();
+    const [route] = await t.services.tunnels.routes.list();
     assertEquals((await api("DELETE", `/routes/${route.id}`)).status, 200);
     await routeRow.waitFor({ state: "detached" });
     await page.getByText("No route yet.").waitFor();
@@ -122,11 +122,11 @@ browserTest(NAME, async (browser) => {
     await ssh.getByRole("button", { name: "Disable rule ssh" }).click();
     await page.waitForURL(/\/firewall\?done=disabled$/);
     assertEquals(await state.innerText(), "disabled");
-    assertEquals(t.services.tunnels.firewall.list()[0].enabled, false);
+    assertEquals((await t.services.tunnels.firewall.list())[0].enabled, false);
 
     // Live: enabled again and a second rule added, both through the API.
     await live(page);
-    const [rule] = t.services.tunnels.firewall.list();
+    const [rule] = await t.services.tunnels.firewall.list();
     assertEquals((await api("POST", `/firewall/rules/${rule.id}/enable`)).status, 200);
     await state.filter({ hasText: /^enabled$/ }).waitFor();
     const dns = { name: "dns", protocol: "udp", port: 53, action: "accept" };

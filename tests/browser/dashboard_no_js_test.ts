@@ -42,7 +42,7 @@ browserTest(NAME, async (browser) => {
   await page.getByRole("button", { name: "Delete bob-phone" }).click();
   await page.waitForURL(/\/peers\?done=deleted$/);
   await page.getByRole("status").filter({ hasText: "Peer deleted." }).waitFor();
-  assertEquals(t.services.tunnels.peers.count(), 0);
+  assertEquals(await t.services.tunnels.peers.count(), 0);
   assertEquals(errors, []);
   await context.close();
 });

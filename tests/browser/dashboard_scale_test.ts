@@ -33,7 +33,7 @@ browserTest(NAME, async (browser) => {
   // Hydrating the table runs some of the islands' functions once per row: the counts see that.
   assert((await calls.take("/islands.js"))[0] >= 1000, "per-row work is counted");
 
-  const target = t.services.tunnels.peers.view(peerIds[777]);
+  const target = await t.services.tunnels.peers.view(peerIds[777]);
   // Which rows of the table the event changes in the DOM (the table body itself, for rows
   // added, removed or moved).
   await page.evaluate(() => {

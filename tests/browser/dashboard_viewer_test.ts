@@ -17,7 +17,7 @@ browserTest(NAME, async (browser) => {
   const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "t");
   dns.createZone("t", { name: "example.org", admin_email: "hostmaster@example.org" });
   dns.createRecord("t", "example.org", { domain: "@", type: "A", value: "192.0.2.1" });
-  const network = tunnels.networks.list()[0];
+  const network = (await tunnels.networks.list())[0];
   await tunnels.routes.create({ destination: "10.50.0.0/24", gateway: "10.8.0.9" }, "t");
   await tunnels.firewall.create({ name: "ssh", protocol: "tcp", port: 22, action: "accept" }, "t");
   await t.addUser("vera", "viewer");
@@ -93,7 +93,7 @@ browserTest(NAME, async (browser) => {
     return r.status;
   });
   assertEquals(res, 403);
-  assertEquals(tunnels.interfaces.list().length, 1);
+  assertEquals((await tunnels.interfaces.list()).length, 1);
   const users = await page.goto(`${t.admin}/users`);
   assertEquals(users?.status(), 403);
   // Both refusals are reported by Chromium as failed loads; nothing else may be logged.

@@ -17,7 +17,7 @@ async function seed(t: TestServer) {
     type: "A",
     value: "192.0.2.1",
   });
-  const network = tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
+  const network = await tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
   const route = await tunnels.routes.create(
     { destination: "10.50.0.0/24", gateway: "10.8.0.9" },
     "test",
@@ -63,11 +63,11 @@ Deno.test("a viewer's POST to every mutating dashboard page is refused with 403"
   }
   assert(checked >= 20, `only ${checked} mutating pages found`);
   assertEquals(selfService.sort(), ["/account/password", "/tokens", "/tokens/:id/revoke"]);
-  assertEquals(t.services.tunnels.peers.view(ids.peer).status, "enabled");
+  assertEquals((await t.services.tunnels.peers.view(ids.peer)).status, "enabled");
   assertEquals(t.services.dns.listZones().length, 1);
-  assertEquals(t.services.tunnels.firewall.get(ids.rule).enabled, true);
-  assertEquals(t.services.tunnels.networks.list().length, 2);
-  assertEquals(t.services.tunnels.routes.list().length, 1);
+  assertEquals((await t.services.tunnels.firewall.get(ids.rule)).enabled, true);
+  assertEquals((await t.services.tunnels.networks.list()).length, 2);
+  assertEquals((await t.services.tunnels.routes.list()).length, 1);
 });
 
 Deno.test("a viewer's pages render no form, button or link that changes state", async () => {
@@ -166,7 +166,7 @@ Deno.test("a dashboard form posted with the cookie from another origin is refuse
     assertEquals(res.status, 403, what);
     assertStringIncludes(await res.text(), "Cross-site request refused", what);
   }
-  assertEquals(t.services.tunnels.interfaces.list(), []);
+  assertEquals(await t.services.tunnels.interfaces.list(), []);
   // Logging out is a state change too.
   const out = await postForm(t, "/logout", {}, cookie, { origin: "http://evil.example" });
   assertEquals(out.status, 403);

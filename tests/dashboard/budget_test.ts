@@ -40,7 +40,7 @@ Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", asyn
   t.services.dns.createZone("test", { name: "signed.org", admin_email: "h@signed.org" });
   await t.services.dns.setDnssec("test", "signed.org", { enable: true });
   const { tunnels } = t.services;
-  const network = tunnels.networks.list()[0];
+  const network = (await tunnels.networks.list())[0];
   const route = await tunnels.routes.create(
     { destination: "10.50.0.0/24", gateway: "10.20.0.9" },
     "test",

@@ -83,8 +83,8 @@ Deno.test("interface forms redirect with 303 on success and re-render a refused 
 
   res = await postForm(t, `/tunnels/${id}/delete`, {}, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/tunnels?done=deleted");
-  assertEquals(t.services.tunnels.interfaces.list().map((i) => i.name), ["wg0"]);
+  assertEquals(await res.headers.get("location"), "/tunnels?done=deleted");
+  assertEquals((await t.services.tunnels.interfaces.list()).map((i) => i.name), ["wg0"]);
 });
 
 Deno.test("peer forms create, change, revoke and delete a peer; the config and QR are downloads", async () => {
@@ -135,13 +135,13 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   await t.services.settings.put({ key: "wireguard.server_host", value: "vpn.example.org" }, "test");
   const conf = await fetch(`${t.admin}/peers/${id}/config`, { headers: { cookie } });
   assertEquals(conf.status, 200);
-  assertEquals(conf.headers.get("content-disposition"), 'attachment; filename="alice.conf"');
-  assertEquals(conf.headers.get("cache-control"), "no-store");
+  assertEquals(await conf.headers.get("content-disposition"), 'attachment; filename="alice.conf"');
+  assertEquals(await conf.headers.get("cache-control"), "no-store");
   const text = await conf.text();
   assertStringIncludes(text, "[Interface]");
   assertStringIncludes(text, "Endpoint = vpn.example.org:51820");
   const svg = await fetch(`${t.admin}/peers/${id}/qr?format=svg`, { headers: { cookie } });
-  assertEquals(svg.headers.get("content-type"), "image/svg+xml");
+  assertEquals(await svg.headers.get("content-type"), "image/svg+xml");
   assertStringIncludes(await svg.text(), "<svg");
   page = await getPage(t, `/peers/${id}/qr`, cookie);
   assertStringIncludes(page.html, 'src="data:image/svg+xml;base64,');
@@ -170,7 +170,7 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
     preshared_key: "true",
   }, cookie);
   assertEquals(res.status, 303);
-  const peer = t.services.tunnels.peers.view(id);
+  const peer = await t.services.tunnels.peers.view(id);
   assertEquals([peer.profile, peer.dns, peer.keepalive, peer.allowed_ips], [
     "split-tunnel",
     "10.8.0.1",
@@ -179,10 +179,10 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   ]);
 
   res = await postForm(t, `/peers/${id}`, { _action: "disable" }, cookie);
-  assertEquals(res.headers.get("location"), `/peers/${id}?done=disabled`);
-  assertEquals(t.services.tunnels.peers.view(id).status, "disabled");
+  assertEquals(await res.headers.get("location"), `/peers/${id}?done=disabled`);
+  assertEquals((await t.services.tunnels.peers.view(id)).status, "disabled");
   res = await postForm(t, `/peers/${id}/revoke`, {}, cookie);
-  assertEquals(res.headers.get("location"), `/peers/${id}?done=revoked`);
+  assertEquals(await res.headers.get("location"), `/peers/${id}?done=revoked`);
   // A revoked peer cannot be enabled: the page says why, with the service's status.
   res = await postForm(t, `/peers/${id}`, { _action: "enable" }, cookie);
   assertEquals(res.status, 409);
@@ -190,8 +190,8 @@ Deno.test("peer forms create, change, revoke and delete a peer; the config and Q
   page = await getPage(t, `/peers/${id}`, cookie);
   assert(!page.html.includes(`/peers/${id}/config"`), "no download for a revoked peer");
   res = await postForm(t, `/peers/${id}/delete`, {}, cookie);
-  assertEquals(res.headers.get("location"), "/peers?done=deleted");
-  assertEquals(t.services.tunnels.peers.count(), 0);
+  assertEquals(await res.headers.get("location"), "/peers?done=deleted");
+  assertEquals(await t.services.tunnels.peers.count(), 0);
 });
 
 Deno.test("zone forms create a zone, add, edit and delete records, import and export a zone file", async () => {
@@ -207,7 +207,7 @@ Deno.test("zone forms create a zone, add, edit and delete records, import and ex
   const zone = { _action: "create", name: "example.org", admin_email: "hostmaster@example.org" };
   res = await postForm(t, "/zones", zone, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/zones/example.org?done=created");
+  assertEquals(await res.headers.get("location"), "/zones/example.org?done=created");
   res = await postForm(t, "/zones", zone, cookie);
   assertEquals(res.status, 409);
   assertEquals(fieldError(await res.text(), "zc-name"), 'Zone "example.org" already exists');
@@ -241,7 +241,7 @@ Deno.test("zone forms create a zone, add, edit and delete records, import and ex
     value: "192.0.2.20",
     ttl: "600",
   }, cookie);
-  assertEquals(res.headers.get("location"), "/zones/example.org?done=record_updated");
+  assertEquals(await res.headers.get("location"), "/zones/example.org?done=record_updated");
   assertEquals(t.services.dns.getRecord("example.org", www.id).value, "192.0.2.20");
 
   res = await postForm(t, "/zones/example.org", {
@@ -254,7 +254,10 @@ Deno.test("zone forms create a zone, add, edit and delete records, import and ex
     _action: "import",
     text: "$ORIGIN example.org.\nmail 300 IN A 192.0.2.25\n",
   }, cookie);
-  assertEquals(res.headers.get("location"), "/zones/example.org?done=imported&added=1&skipped=0");
+  assertEquals(
+    await res.headers.get("location"),
+    "/zones/example.org?done=imported&added=1&skipped=0",
+  );
 
   const exported = await fetch(`${t.admin}/zones/example.org/export`, { headers: { cookie } });
   assertEquals(
@@ -264,9 +267,9 @@ Deno.test("zone forms create a zone, add, edit and delete records, import and ex
   assertStringIncludes(await exported.text(), "192.0.2.25");
 
   res = await postForm(t, `/zones/example.org/records/${www.id}/delete`, {}, cookie);
-  assertEquals(res.headers.get("location"), "/zones/example.org?done=record_deleted");
+  assertEquals(await res.headers.get("location"), "/zones/example.org?done=record_deleted");
   res = await postForm(t, "/zones/example.org/delete", {}, cookie);
-  assertEquals(res.headers.get("location"), "/zones?done=deleted");
+  assertEquals(await res.headers.get("location"), "/zones?done=deleted");
   assertEquals(t.services.dns.listZones(), []);
 });
 
@@ -292,7 +295,7 @@ Deno.test("the users page creates users, shows zod errors by field and refuses t
     password: "bob-password-123",
     role: "operator",
   }, cookie);
-  assertEquals(res.headers.get("location"), "/users?done=created");
+  assertEquals(await res.headers.get("location"), "/users?done=created");
 
   const admin = (await t.services.users.list()).find((u) => u.username === "admin")!;
   res = await postForm(t, "/users", { _action: "role", user_id: admin.id, role: "viewer" }, cookie);
@@ -304,6 +307,6 @@ Deno.test("the users page creates users, shows zod errors by field and refuses t
   );
   const bob = (await t.services.users.list()).find((u) => u.username === "bob")!;
   res = await postForm(t, "/users", { _action: "role", user_id: bob.id, role: "viewer" }, cookie);
-  assertEquals(res.headers.get("location"), "/users?done=role");
+  assertEquals(await res.headers.get("location"), "/users?done=role");
   assertEquals((await t.services.users.get(bob.id)).role, "viewer");
 });

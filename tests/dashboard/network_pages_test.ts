@@ -29,7 +29,7 @@ Deno.test("networks page: a network is created from the form, listed with its ut
   await using t = await startTestServer();
   const iface = await interfaceWithPeers(t);
   const cookie = await t.login();
-  const wg1 = t.services.tunnels.networks.list().find((n) => n.interface_id === iface.id)!;
+  const wg1 = (await t.services.tunnels.networks.list()).find((n) => n.interface_id === iface.id)!;
 
   let res = await postForm(t, "/networks", { name: "lab", cidr: "10.20.1.0/16" }, cookie);
   assertEquals(res.status, 400);
@@ -76,7 +76,7 @@ Deno.test("network page: available addresses skip allocated ones and page on wit
   await using t = await startTestServer();
   const iface = await interfaceWithPeers(t);
   const cookie = await t.login();
-  const wg1 = t.services.tunnels.networks.list().find((n) => n.interface_id === iface.id)!;
+  const wg1 = (await t.services.tunnels.networks.list()).find((n) => n.interface_id === iface.id)!;
 
   let page = await getPage(t, `/networks/${wg1.id}`, cookie);
   assertEquals(page.status, 200);
@@ -105,21 +105,24 @@ Deno.test("network page: available addresses skip allocated ones and page on wit
     formError(await res.text()),
     'Cannot delete network "wg1": it is used by interface "wg1"',
   );
-  assertEquals(t.services.tunnels.networks.list().length, 1);
+  assertEquals((await t.services.tunnels.networks.list()).length, 1);
 
-  const lab = t.services.tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
+  const lab = await t.services.tunnels.networks.create(
+    { name: "lab", cidr: "10.20.0.0/24" },
+    "test",
+  );
   page = await getPage(t, `/networks/${lab.id}`, cookie);
   assertStringIncludes(page.html, `href="/networks/${lab.id}/delete"`);
   page = await getPage(t, `/networks/${lab.id}/delete`, cookie);
   assertStringIncludes(page.html, "Delete network <strong>lab</strong> (10.20.0.0/24)?");
   res = await postForm(t, `/networks/${lab.id}/delete`, {}, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/networks?done=deleted");
+  assertEquals(await res.headers.get("location"), "/networks?done=deleted");
   assertStringIncludes(
     (await getPage(t, "/networks?done=deleted", cookie)).html,
     "Network deleted.",
   );
-  assertEquals(t.services.tunnels.networks.list().map((n) => n.name), ["wg1"]);
+  assertEquals((await t.services.tunnels.networks.list()).map((n) => n.name), ["wg1"]);
   assertEquals((await getPage(t, `/networks/${lab.id}`, cookie)).status, 404);
 });
 
@@ -150,7 +153,7 @@ Deno.test("routes page: a route is created from the form and listed; refusals si
 
   let res = await postForm(t, "/routes", { ...form, metric: "100" }, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/routes?done=created");
+  assertEquals(await res.headers.get("location"), "/routes?done=created");
   res = await postForm(t, "/routes", { ...form, metric: "100", gateway: "10.8.0.3" }, cookie);
   assertEquals(res.status, 409);
   assertStringIncludes(
@@ -158,7 +161,7 @@ Deno.test("routes page: a route is created from the form and listed; refusals si
     'a route to "10.50.0.0/24" with metric 100 already exists',
   );
 
-  const [route] = t.services.tunnels.routes.list();
+  const [route] = await t.services.tunnels.routes.list();
   const { html } = await getPage(t, "/routes?done=created", cookie);
   assertStringIncludes(html, "Route created.");
   assertStringIncludes(rowText(html, "data-route-id", route.id)!, "10.50.0.0/24 10.8.0.2 wg1 100");
@@ -168,8 +171,8 @@ Deno.test("routes page: a route is created from the form and listed; refusals si
   assertStringIncludes(ask.html, "Delete the route to <strong>10.50.0.0/24</strong>");
   res = await postForm(t, `/routes/${route.id}/delete`, {}, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/routes?done=deleted");
-  assertEquals(t.services.tunnels.routes.list(), []);
+  assertEquals(await res.headers.get("location"), "/routes?done=deleted");
+  assertEquals(await t.services.tunnels.routes.list(), []);
 });
 
 Deno.test("firewall page: rules are created in order, disabled and enabled by their row buttons, refused by field, and deleted after asking", async () => {
@@ -201,7 +204,7 @@ Deno.test("firewall page: rules are created in order, disabled and enabled by th
 
   let res = await postForm(t, "/firewall", form, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/firewall?done=created");
+  assertEquals(await res.headers.get("location"), "/firewall?done=created");
   res = await postForm(t, "/firewall", {
     ...form,
     name: "no ping from outside",
@@ -217,7 +220,7 @@ Deno.test("firewall page: rules are created in order, disabled and enabled by th
   assertEquals(res.status, 409);
   assertStringIncludes(fieldError(await res.text(), "f-name") ?? "", 'name "ssh" is already used');
 
-  const [ssh, ping] = t.services.tunnels.firewall.list();
+  const [ssh, ping] = await t.services.tunnels.firewall.list();
   let html = (await getPage(t, "/firewall", cookie)).html;
   assertEquals(
     rowText(html, "data-rule-id", ssh.id),
@@ -230,14 +233,14 @@ Deno.test("firewall page: rules are created in order, disabled and enabled by th
 
   res = await postForm(t, "/firewall", { _action: "disable", id: ssh.id }, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/firewall?done=disabled");
+  assertEquals(await res.headers.get("location"), "/firewall?done=disabled");
   html = (await getPage(t, "/firewall?done=disabled", cookie)).html;
   assertStringIncludes(html, "Firewall rule disabled");
   assertStringIncludes(rowText(html, "data-rule-id", ssh.id)!, "accept disabled Enable rule ssh");
-  assertEquals(t.services.tunnels.firewall.get(ssh.id).enabled, false);
+  assertEquals((await t.services.tunnels.firewall.get(ssh.id)).enabled, false);
   res = await postForm(t, "/firewall", { _action: "enable", id: ssh.id }, cookie);
-  assertEquals(res.headers.get("location"), "/firewall?done=enabled");
-  assertEquals(t.services.tunnels.firewall.get(ssh.id).enabled, true);
+  assertEquals(await res.headers.get("location"), "/firewall?done=enabled");
+  assertEquals((await t.services.tunnels.firewall.get(ssh.id)).enabled, true);
 
   res = await postForm(t, "/firewall", { _action: "enable", id: "nope" }, cookie);
   assertEquals(res.status, 404);
@@ -245,6 +248,6 @@ Deno.test("firewall page: rules are created in order, disabled and enabled by th
 
   res = await postForm(t, `/firewall/${ping.id}/delete`, {}, cookie);
   assertEquals(res.status, 303);
-  assertEquals(res.headers.get("location"), "/firewall?done=deleted");
-  assertEquals(t.services.tunnels.firewall.list().map((r) => r.name), ["ssh"]);
+  assertEquals(await res.headers.get("location"), "/firewall?done=deleted");
+  assertEquals((await t.services.tunnels.firewall.list()).map((r) => r.name), ["ssh"]);
 });

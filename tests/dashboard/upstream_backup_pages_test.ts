@@ -62,7 +62,7 @@ Deno.test("upstream import page: preview shows the redacted plan and ignored key
   assertEquals(rowText(html, "data-line", "6")?.startsWith("6 [Interface] PostUp"), true);
   assertStringIncludes(html, 'value="vpn-nl"', "the name is kept");
   assertStringIncludes(html, "Paste the configuration again");
-  assertEquals(t.services.tunnels.interfaces.list().length, 0, "preview stored something");
+  assertEquals((await t.services.tunnels.interfaces.list()).length, 0, "preview stored something");
 });
 
 Deno.test("upstream import page: refusals sit next to config naming line and key, the config is not echoed; import redirects to the new interface", async () => {

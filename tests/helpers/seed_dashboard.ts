@@ -35,7 +35,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     value: "10 mail.example.org.",
   });
   await dns.setDnssec("test", "example.org", { enable: true });
-  const network = tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
+  const network = await tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
   const route = await tunnels.routes.create(
     { destination: "10.50.0.0/24", gateway: "10.8.0.9" },
     "test",

@@ -34,7 +34,7 @@ Deno.test("InterfaceService.create() saves and reports HostError when the port i
     err.message,
     `Interface "${name}" was saved, but applying it to the host failed`,
   );
-  const [saved] = h.tunnels.interfaces.list();
+  const [saved] = await h.tunnels.interfaces.list();
   assertEquals([saved.name, saved.listen_port], [name, 51990]);
   const plan = await h.tunnels.reconciler.plan();
   assertEquals(plan.items.some((i) => i.kind === "listen_port" && i.interface === name), true);

@@ -8,7 +8,7 @@
 import { isoTime } from "../../clock.ts";
 import { ConflictError, NotFoundError, UnprocessableError } from "../../errors.ts";
 import type { FirewallAction, FirewallDirection, FirewallProtocol } from "../../host/net_state.ts";
-import { isUniqueViolation } from "../../store/store.ts";
+import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
 import { applyThenAnnounce, applyToHost } from "../host_apply.ts";
 import { checkFirewallInput, type FirewallRuleCreate } from "./firewall_input.ts";
@@ -66,13 +66,13 @@ export class FirewallService {
   constructor(private readonly ctx: TunnelContext) {}
 
   /** Every rule, in evaluation order. */
-  list(): FirewallRuleView[] {
-    return this.ctx.firewallRepo.list().map(ruleView);
+  async list(): Promise<FirewallRuleView[]> {
+    return (await this.ctx.firewallRepo.list()).map(ruleView);
   }
 
   /** One rule; NotFoundError when absent. */
-  get(id: string): FirewallRuleView {
-    return ruleView(this.#require(id));
+  async get(id: string): Promise<FirewallRuleView> {
+    return ruleView(await this.#require(id));
   }
 
   /** Stores the rule after every other (position = highest + 1), then replaces the host's table. */
@@ -81,15 +81,15 @@ export class FirewallService {
     const f = checkFirewallInput(input, what);
     const { transactor, interfaceRepo, firewallRepo, audit, clock } = this.ctx;
     const id = crypto.randomUUID();
-    transactor.tx(() => {
-      const iface = f.interfaceId === null ? null : interfaceRepo.get(f.interfaceId);
+    await transactor.tx(async () => {
+      const iface = f.interfaceId === null ? null : await interfaceRepo.get(f.interfaceId);
       if (iface === undefined) {
         throw new UnprocessableError(
           `${what}: interface_id "${f.interfaceId}" is not a managed interface`,
           "interface_id",
         );
       }
-      if (firewallRepo.byName(f.name)) {
+      if (await firewallRepo.byName(f.name)) {
         throw new ConflictError(`${what}: name "${f.name}" is already used`, {
           field: "name",
           code: "duplicate_name",
@@ -106,18 +106,18 @@ export class FirewallService {
         interface_id: f.interfaceId,
         source: f.source,
         enabled: f.enabled ? 1 : 0,
-        position: firewallRepo.maxPosition() + 1,
+        position: await firewallRepo.maxPosition() + 1,
         created_at: now,
         updated_at: now,
       };
       try {
-        firewallRepo.insert(row);
+        await firewallRepo.insert(row);
       } catch (err) {
-        throw isUniqueViolation(err)
+        throw isUnique(err)
           ? new ConflictError(`${what}: it conflicts with an existing rule`, "name")
           : err;
       }
-      audit.record({
+      await audit.add({
         actor,
         event_type: "firewall.created",
         message: `Created ${f.enabled ? "" : "disabled "}firewall rule "${f.name}": ${
@@ -133,11 +133,11 @@ export class FirewallService {
 
   /** Deletes the rule and takes it out of the host's table. */
   async delete(id: string, actor: string): Promise<void> {
-    const cur = this.#require(id);
+    const cur = await this.#require(id);
     const { transactor, firewallRepo, audit } = this.ctx;
-    transactor.tx(() => {
-      firewallRepo.delete(id);
-      audit.record({
+    await transactor.tx(async () => {
+      await firewallRepo.delete(id);
+      await audit.add({
         actor,
         event_type: "firewall.deleted",
         message: `Deleted firewall rule "${cur.name}": ${describe(cur)}`,
@@ -159,7 +159,7 @@ export class FirewallService {
   }
 
   async #setEnabled(id: string, enabled: boolean, actor: string): Promise<FirewallRuleView> {
-    const cur = this.#require(id);
+    const cur = await this.#require(id);
     const action = enabled ? "enabled" : "disabled";
     const what = `Firewall rule "${cur.name}"`;
     if ((cur.enabled === 1) === enabled) {
@@ -169,9 +169,9 @@ export class FirewallService {
       return this.get(id);
     }
     const { transactor, firewallRepo, audit, clock } = this.ctx;
-    transactor.tx(() => {
-      firewallRepo.setEnabled(id, enabled, clock.now());
-      audit.record({
+    await transactor.tx(async () => {
+      await firewallRepo.setEnabled(id, enabled, clock.now());
+      await audit.add({
         actor,
         event_type: `firewall.${action}`,
         message: `${enabled ? "Enabled" : "Disabled"} firewall rule "${cur.name}"`,
@@ -193,8 +193,8 @@ export class FirewallService {
     );
   }
 
-  #require(id: string): FirewallRuleWithInterface {
-    const r = this.ctx.firewallRepo.get(id);
+  async #require(id: string): Promise<FirewallRuleWithInterface> {
+    const r = await this.ctx.firewallRepo.get(id);
     if (!r) throw new NotFoundError(`Firewall rule "${id}" does not exist`);
     return r;
   }

@@ -8,7 +8,7 @@
  * record and announces the network's change after commit.
  */
 import { ConflictError } from "../../errors.ts";
-import { isUniqueViolation } from "../../store/store.ts";
+import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
 import { networkCidr, parseCidr } from "../ipv4.ts";
 import type { NetworkRow } from "./network_repo.ts";
@@ -42,26 +42,26 @@ function freeName(networks: readonly NetworkRow[], base: string): string {
  * another network, unless it is exactly a free network's block (adopted).
  * Returns a note for the audit record, "" when nothing changed.
  */
-export function attachNetwork(ctx: Deps, iface: InterfaceRef, what: string): string {
+export async function attachNetwork(ctx: Deps, iface: InterfaceRef, what: string): Promise<string> {
   const { networkRepo, clock } = ctx;
   const cidr = parseCidr(iface.address_v4)!;
   const text = networkCidr(cidr);
-  const current = networkRepo.byInterface(iface.id);
+  const current = await networkRepo.byInterface(iface.id);
   if (current?.cidr === text) return "";
-  const all = networkRepo.all();
+  const all = await networkRepo.all();
   const other = overlapping(all, cidr, current?.id ?? null);
   const now = clock.now();
   if (other) {
     if (other.cidr !== text || other.interface_id !== null) {
       throw overlapError(what, "address_v4", iface.address_v4, other);
     }
-    const released = current ? `${releaseNetwork(ctx, current)}, ` : "";
-    networkRepo.setInterface(other.id, iface.id, now);
+    const released = current ? `${await releaseNetwork(ctx, current)}, ` : "";
+    await networkRepo.setInterface(other.id, iface.id, now);
     announce(ctx, other.id, "updated");
     return `${released}adopted network "${other.name}" (${text})`;
   }
   if (current) {
-    networkRepo.setCidr(current.id, text, now);
+    await networkRepo.setCidr(current.id, text, now);
     announce(ctx, current.id, "updated");
     return `network "${current.name}" moved to ${text}`;
   }
@@ -75,10 +75,10 @@ export function attachNetwork(ctx: Deps, iface: InterfaceRef, what: string): str
     updated_at: now,
   };
   try {
-    networkRepo.insert(row);
+    await networkRepo.insert(row);
   } catch (err) {
     // The checks above see every network in this transaction; this is the backstop.
-    if (!isUniqueViolation(err)) throw err;
+    if (!isUnique(err)) throw err;
     throw new ConflictError(`${what}: network ${text} conflicts with an existing network`, {
       field: "address_v4",
       code: "overlapping_network",
@@ -92,18 +92,18 @@ export function attachNetwork(ctx: Deps, iface: InterfaceRef, what: string): str
  * Deletes the network the interface made, or frees (interface_id NULL) the
  * one it adopted; before the interface row goes. Returns the audit note.
  */
-export function detachNetwork(ctx: Deps, interfaceId: string): string {
-  const n = ctx.networkRepo.byInterface(interfaceId);
-  return n ? releaseNetwork(ctx, n) : "";
+export async function detachNetwork(ctx: Deps, interfaceId: string): Promise<string> {
+  const n = await ctx.networkRepo.byInterface(interfaceId);
+  return n ? await releaseNetwork(ctx, n) : "";
 }
 
-function releaseNetwork(ctx: Deps, n: NetworkRow): string {
+async function releaseNetwork(ctx: Deps, n: NetworkRow): Promise<string> {
   if (n.origin === "interface") {
-    ctx.networkRepo.delete(n.id);
+    await ctx.networkRepo.delete(n.id);
     announce(ctx, n.id, "deleted");
     return `network "${n.name}" deleted`;
   }
-  ctx.networkRepo.setInterface(n.id, null, ctx.clock.now());
+  await ctx.networkRepo.setInterface(n.id, null, ctx.clock.now());
   announce(ctx, n.id, "updated");
   return `network "${n.name}" freed`;
 }

@@ -3,7 +3,7 @@
  * the tunnel domain's networks (IPAM). A network's allocation is read from
  * the peers of its interface, so listings count them here in one query.
  */
-import type { Store } from "../../store/store.ts";
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 
 export type NetworkOrigin = "api" | "interface";
 
@@ -29,21 +29,21 @@ export type ListedNetwork = NetworkRow & {
 
 export interface NetworkRepo {
   /** One network, or undefined. */
-  get(id: string): NetworkRow | undefined;
+  get(id: string): Promise<NetworkRow | undefined>;
   /** Every network, in no particular order. */
-  all(): NetworkRow[];
+  all(): Promise<NetworkRow[]>;
   /** Every network with its interface's name and peer count, by name. */
-  listed(): ListedNetwork[];
+  listed(): Promise<ListedNetwork[]>;
   /** One network with its interface's name and peer count, or undefined. */
-  getListed(id: string): ListedNetwork | undefined;
+  getListed(id: string): Promise<ListedNetwork | undefined>;
   /** The network of an interface, or undefined. */
-  byInterface(interfaceId: string): NetworkRow | undefined;
-  insert(row: NetworkRow): void;
+  byInterface(interfaceId: string): Promise<NetworkRow | undefined>;
+  insert(row: NetworkRow): Promise<void>;
   /** Moves the network to another block. */
-  setCidr(id: string, cidr: string, now: number): void;
+  setCidr(id: string, cidr: string, now: number): Promise<void>;
   /** Attaches the network to an interface (adoption), or frees it with null. */
-  setInterface(id: string, interfaceId: string | null, now: number): void;
-  delete(id: string): void;
+  setInterface(id: string, interfaceId: string | null, now: number): Promise<void>;
+  delete(id: string): Promise<void>;
 }
 
 const SELECT_LISTED = `SELECT n.*, i.name AS interface_name,
@@ -51,59 +51,69 @@ const SELECT_LISTED = `SELECT n.*, i.name AS interface_name,
   FROM networks n LEFT JOIN interfaces i ON i.id = n.interface_id`;
 
 export class SqliteNetworkRepo implements NetworkRepo {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: SqliteAsync) {}
 
-  get(id: string): NetworkRow | undefined {
-    return this.store.get<NetworkRow>("SELECT * FROM networks WHERE id = ?", id);
+  get(id: string): Promise<NetworkRow | undefined> {
+    return this.db.run((store) => store.get<NetworkRow>("SELECT * FROM networks WHERE id = ?", id));
   }
 
-  all(): NetworkRow[] {
-    return this.store.all<NetworkRow>("SELECT * FROM networks");
+  all(): Promise<NetworkRow[]> {
+    return this.db.run((store) => store.all<NetworkRow>("SELECT * FROM networks"));
   }
 
-  listed(): ListedNetwork[] {
-    return this.store.all<ListedNetwork>(`${SELECT_LISTED} ORDER BY n.name`);
+  listed(): Promise<ListedNetwork[]> {
+    return this.db.run((store) => store.all<ListedNetwork>(`${SELECT_LISTED} ORDER BY n.name`));
   }
 
-  getListed(id: string): ListedNetwork | undefined {
-    return this.store.get<ListedNetwork>(`${SELECT_LISTED} WHERE n.id = ?`, id);
+  getListed(id: string): Promise<ListedNetwork | undefined> {
+    return this.db.run((store) => store.get<ListedNetwork>(`${SELECT_LISTED} WHERE n.id = ?`, id));
   }
 
-  byInterface(interfaceId: string): NetworkRow | undefined {
-    return this.store.get<NetworkRow>(
-      "SELECT * FROM networks WHERE interface_id = ?",
-      interfaceId,
+  byInterface(interfaceId: string): Promise<NetworkRow | undefined> {
+    return this.db.run((store) =>
+      store.get<NetworkRow>(
+        "SELECT * FROM networks WHERE interface_id = ?",
+        interfaceId,
+      )
     );
   }
 
-  insert(r: NetworkRow): void {
-    this.store.run(
-      `INSERT INTO networks (id, name, cidr, interface_id, origin, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      r.id,
-      r.name,
-      r.cidr,
-      r.interface_id,
-      r.origin,
-      r.created_at,
-      r.updated_at,
-    );
+  insert(r: NetworkRow): Promise<void> {
+    return this.db.run((store) => {
+      store.run(
+        `INSERT INTO networks (id, name, cidr, interface_id, origin, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        r.id,
+        r.name,
+        r.cidr,
+        r.interface_id,
+        r.origin,
+        r.created_at,
+        r.updated_at,
+      );
+    });
   }
 
-  setCidr(id: string, cidr: string, now: number): void {
-    this.store.run("UPDATE networks SET cidr = ?, updated_at = ? WHERE id = ?", cidr, now, id);
+  setCidr(id: string, cidr: string, now: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run("UPDATE networks SET cidr = ?, updated_at = ? WHERE id = ?", cidr, now, id);
+    });
   }
 
-  setInterface(id: string, interfaceId: string | null, now: number): void {
-    this.store.run(
-      "UPDATE networks SET interface_id = ?, updated_at = ? WHERE id = ?",
-      interfaceId,
-      now,
-      id,
-    );
+  setInterface(id: string, interfaceId: string | null, now: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run(
+        "UPDATE networks SET interface_id = ?, updated_at = ? WHERE id = ?",
+        interfaceId,
+        now,
+        id,
+      );
+    });
   }
 
-  delete(id: string): void {
-    this.store.run("DELETE FROM networks WHERE id = ?", id);
+  delete(id: string): Promise<void> {
+    return this.db.run((store) => {
+      store.run("DELETE FROM networks WHERE id = ?", id);
+    });
   }
 }

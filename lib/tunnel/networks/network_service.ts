@@ -6,7 +6,7 @@
  * interface's address is what reaches the host.
  */
 import { ConflictError, NotFoundError, ValidationError } from "../../errors.ts";
-import { isUniqueViolation } from "../../store/store.ts";
+import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
 import { contains, formatIpv4, overlaps, parseCidr, parseIpv4 } from "../ipv4.ts";
 import { availableAddresses } from "./available.ts";
@@ -42,24 +42,24 @@ export class NetworkService {
   constructor(private readonly ctx: TunnelContext) {}
 
   /** Every network with its size and utilization, by name. */
-  list(): NetworkView[] {
-    return this.ctx.networkRepo.listed().map(networkView);
+  async list(): Promise<NetworkView[]> {
+    return (await this.ctx.networkRepo.listed()).map(networkView);
   }
 
   /** One network; NotFoundError when absent. */
-  get(id: string): NetworkView {
-    return networkView(this.#require(id));
+  async get(id: string): Promise<NetworkView> {
+    return networkView(await this.#require(id));
   }
 
   /** A free-standing network (origin 'api'); 400, or 409 for a taken name or an overlap. */
-  create(input: NetworkCreate, actor: string): NetworkView {
+  async create(input: NetworkCreate, actor: string): Promise<NetworkView> {
     const what = `Cannot create network ${JSON.stringify(input?.name)}`;
     const name = checkNetworkName(input.name, what);
     const { text, cidr } = checkNetworkCidr(input.cidr, what);
     const { transactor, networkRepo, interfaceRepo, audit, clock } = this.ctx;
     const id = crypto.randomUUID();
-    transactor.tx(() => {
-      const all = networkRepo.all();
+    await transactor.tx(async () => {
+      const all = await networkRepo.all();
       if (all.some((n) => n.name === name)) {
         throw new ConflictError(`${what}: name "${name}" is already used`, {
           field: "name",
@@ -69,7 +69,7 @@ export class NetworkService {
       const other = overlapping(all, cidr);
       if (other) throw overlapError(what, "cidr", text, other);
       // An interface is only without a network until the start-up backfill; its block counts all the same.
-      for (const i of interfaceRepo.summaries()) {
+      for (const i of await interfaceRepo.summaries()) {
         if (all.some((n) => n.interface_id === i.id)) continue;
         if (overlaps(cidr, parseCidr(i.address_v4)!)) {
           throw new ConflictError(
@@ -80,7 +80,7 @@ export class NetworkService {
       }
       const now = clock.now();
       try {
-        networkRepo.insert({
+        await networkRepo.insert({
           id,
           name,
           cidr: text,
@@ -90,10 +90,10 @@ export class NetworkService {
           updated_at: now,
         });
       } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
+        if (!isUnique(err)) throw err;
         throw new ConflictError(`${what}: it conflicts with an existing network`);
       }
-      audit.record({
+      await audit.add({
         actor,
         event_type: "network.created",
         message: `Created network "${name}" (${text})`,
@@ -106,8 +106,8 @@ export class NetworkService {
   }
 
   /** Deletes a network no interface uses (409 naming `interface_id` otherwise). */
-  delete(id: string, actor: string): void {
-    const n = this.#require(id);
+  async delete(id: string, actor: string): Promise<void> {
+    const n = await this.#require(id);
     if (n.interface_id !== null) {
       throw new ConflictError(
         `Cannot delete network "${n.name}": it is used by interface "${n.interface_name}"`,
@@ -115,9 +115,9 @@ export class NetworkService {
       );
     }
     const { transactor, networkRepo, audit } = this.ctx;
-    transactor.tx(() => {
-      networkRepo.delete(id);
-      audit.record({
+    await transactor.tx(async () => {
+      await networkRepo.delete(id);
+      await audit.add({
         actor,
         event_type: "network.deleted",
         message: `Deleted network "${n.name}" (${n.cidr})`,
@@ -129,8 +129,8 @@ export class NetworkService {
   }
 
   /** A page of the network's unallocated host addresses, ascending. */
-  available(id: string, query: AvailableQuery = {}): NetworkAvailable {
-    const n = this.#require(id);
+  async available(id: string, query: AvailableQuery = {}): Promise<NetworkAvailable> {
+    const n = await this.#require(id);
     const cidr = parseCidr(n.cidr)!;
     const what = `Cannot list available addresses of network "${n.name}"`;
     const limit = query.limit ?? AVAILABLE_LIMIT_DEFAULT;
@@ -150,7 +150,7 @@ export class NetworkService {
         );
       }
     }
-    const allocated = this.#allocated(n);
+    const allocated = await this.#allocated(n);
     const page = availableAddresses(cidr, allocated, after, limit);
     const addresses = page.addresses.map(formatIpv4);
     return {
@@ -169,17 +169,21 @@ export class NetworkService {
    * have its network (a block edited by hand to overlap) leaves the others
    * done; it is logged and left without one. Returns how many were made.
    */
-  backfill(actor = "system"): number {
+  async backfill(actor = "system"): Promise<number> {
     const { transactor, interfaceRepo, networkRepo, audit, log } = this.ctx;
     let made = 0;
-    for (const i of interfaceRepo.allByName()) {
+    for (const i of await interfaceRepo.allByName()) {
       // An upstream's address is the provider's to give (often a /32): no pool to allocate from.
-      if (i.role === "upstream" || networkRepo.byInterface(i.id)) continue;
+      if (i.role === "upstream" || await networkRepo.byInterface(i.id)) continue;
       try {
-        transactor.tx(() => {
-          const note = attachNetwork(this.ctx, i, `Cannot give interface "${i.name}" a network`);
-          const n = networkRepo.byInterface(i.id)!;
-          audit.record({
+        await transactor.tx(async () => {
+          const note = await attachNetwork(
+            this.ctx,
+            i,
+            `Cannot give interface "${i.name}" a network`,
+          );
+          const n = (await networkRepo.byInterface(i.id))!;
+          await audit.add({
             actor,
             event_type: n.origin === "interface" ? "network.created" : "network.adopted",
             message: `Network of interface "${i.name}": ${note}`,
@@ -196,19 +200,19 @@ export class NetworkService {
   }
 
   /** The interface's own address and every peer address of its interface. */
-  #allocated(n: ListedNetwork): Set<number> {
+  async #allocated(n: ListedNetwork): Promise<Set<number>> {
     const used = new Set<number>();
     if (n.interface_id === null) return used;
-    const iface = this.ctx.interfaceRepo.get(n.interface_id);
+    const iface = await this.ctx.interfaceRepo.get(n.interface_id);
     if (iface) used.add(parseCidr(iface.address_v4)!.address);
-    for (const p of this.ctx.peerRepo.namesAndAddresses(n.interface_id)) {
+    for (const p of await this.ctx.peerRepo.namesAndAddresses(n.interface_id)) {
       used.add(parseIpv4(p.address)!);
     }
     return used;
   }
 
-  #require(id: string): ListedNetwork {
-    const n = this.ctx.networkRepo.getListed(id);
+  async #require(id: string): Promise<ListedNetwork> {
+    const n = await this.ctx.networkRepo.getListed(id);
     if (!n) throw new NotFoundError(`Network "${id}" does not exist`);
     return n;
   }

@@ -2,7 +2,7 @@
  * The `routes` table: every SQL statement and row mapping of the routes
  * Palisade puts on the host (docs/tunnels.md, "Routes").
  */
-import type { Store } from "../../store/store.ts";
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 
 /** One stored route, as the table holds it. */
 export interface RouteRow {
@@ -25,60 +25,70 @@ export interface RouteWithInterface extends RouteRow {
 
 export interface RouteRepo {
   /** Every route with its interface, in no particular order. */
-  all(): RouteWithInterface[];
+  all(): Promise<RouteWithInterface[]>;
   /** One route with its interface, or undefined. */
-  get(id: string): RouteWithInterface | undefined;
+  get(id: string): Promise<RouteWithInterface | undefined>;
   /** The route with this destination and metric (the table's unique pair), or undefined. */
-  findByDestination(destination: string, metric: number): RouteRow | undefined;
+  findByDestination(destination: string, metric: number): Promise<RouteRow | undefined>;
   /** The routes whose gateway is reached through the interface. */
-  ofInterface(interfaceId: string): RouteRow[];
-  insert(row: RouteRow): void;
-  delete(id: string): void;
+  ofInterface(interfaceId: string): Promise<RouteRow[]>;
+  insert(row: RouteRow): Promise<void>;
+  delete(id: string): Promise<void>;
 }
 
 const SELECT_JOINED = `SELECT r.*, i.name AS interface_name, i.enabled AS interface_enabled
   FROM routes r JOIN interfaces i ON i.id = r.interface_id`;
 
 export class SqliteRouteRepo implements RouteRepo {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: SqliteAsync) {}
 
-  all(): RouteWithInterface[] {
-    return this.store.all<RouteWithInterface>(SELECT_JOINED);
+  all(): Promise<RouteWithInterface[]> {
+    return this.db.run((store) => store.all<RouteWithInterface>(SELECT_JOINED));
   }
 
-  get(id: string): RouteWithInterface | undefined {
-    return this.store.get<RouteWithInterface>(`${SELECT_JOINED} WHERE r.id = ?`, id);
-  }
-
-  findByDestination(destination: string, metric: number): RouteRow | undefined {
-    return this.store.get<RouteRow>(
-      "SELECT * FROM routes WHERE destination = ? AND metric = ?",
-      destination,
-      metric,
+  get(id: string): Promise<RouteWithInterface | undefined> {
+    return this.db.run((store) =>
+      store.get<RouteWithInterface>(`${SELECT_JOINED} WHERE r.id = ?`, id)
     );
   }
 
-  ofInterface(interfaceId: string): RouteRow[] {
-    return this.store.all<RouteRow>(
-      "SELECT * FROM routes WHERE interface_id = ? ORDER BY destination, metric",
-      interfaceId,
+  findByDestination(destination: string, metric: number): Promise<RouteRow | undefined> {
+    return this.db.run((store) =>
+      store.get<RouteRow>(
+        "SELECT * FROM routes WHERE destination = ? AND metric = ?",
+        destination,
+        metric,
+      )
     );
   }
 
-  insert(r: RouteRow): void {
-    this.store.run(
-      `INSERT INTO routes (id, destination, gateway, metric, interface_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      r.id,
-      r.destination,
-      r.gateway,
-      r.metric,
-      r.interface_id,
-      r.created_at,
+  ofInterface(interfaceId: string): Promise<RouteRow[]> {
+    return this.db.run((store) =>
+      store.all<RouteRow>(
+        "SELECT * FROM routes WHERE interface_id = ? ORDER BY destination, metric",
+        interfaceId,
+      )
     );
   }
 
-  delete(id: string): void {
-    this.store.run("DELETE FROM routes WHERE id = ?", id);
+  insert(r: RouteRow): Promise<void> {
+    return this.db.run((store) => {
+      store.run(
+        `INSERT INTO routes (id, destination, gateway, metric, interface_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        r.id,
+        r.destination,
+        r.gateway,
+        r.metric,
+        r.interface_id,
+        r.created_at,
+      );
+    });
+  }
+
+  delete(id: string): Promise<void> {
+    return this.db.run((store) => {
+      store.run("DELETE FROM routes WHERE id = ?", id);
+    });
   }
 }

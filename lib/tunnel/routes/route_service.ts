@@ -7,7 +7,7 @@
  */
 import { isoTime } from "../../clock.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
-import { isUniqueViolation } from "../../store/store.ts";
+import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
 import { applyThenAnnounce } from "../host_apply.ts";
 import { compareRoutes } from "../net_desired.ts";
@@ -46,13 +46,13 @@ export class RouteService {
   constructor(private readonly ctx: TunnelContext) {}
 
   /** Every route, by destination block then metric. */
-  list(): RouteView[] {
-    return this.ctx.routeRepo.all().sort(compareRoutes).map(routeView);
+  async list(): Promise<RouteView[]> {
+    return (await this.ctx.routeRepo.all()).sort(compareRoutes).map(routeView);
   }
 
   /** One route; NotFoundError when absent. */
-  get(id: string): RouteView {
-    return routeView(this.#require(id));
+  async get(id: string): Promise<RouteView> {
+    return routeView(await this.#require(id));
   }
 
   /** Stores the route, then applies every route to the host. */
@@ -61,16 +61,16 @@ export class RouteService {
     const r = checkRouteInput(input, what);
     const { transactor, interfaceRepo, routeRepo, audit, clock } = this.ctx;
     const id = crypto.randomUUID();
-    const iface = transactor.tx(() => {
-      const iface = routeInterface(interfaceRepo.all(), r, what);
-      if (routeRepo.findByDestination(r.destination, r.metric)) {
+    const iface = await transactor.tx(async () => {
+      const iface = routeInterface(await interfaceRepo.all(), r, what);
+      if (await routeRepo.findByDestination(r.destination, r.metric)) {
         throw new ConflictError(
           `${what}: a route to "${r.destination}" with metric ${r.metric} already exists`,
           { field: "destination", code: "duplicate_route" },
         );
       }
       try {
-        routeRepo.insert({
+        await routeRepo.insert({
           id,
           destination: r.destination,
           gateway: r.gateway,
@@ -79,11 +79,11 @@ export class RouteService {
           created_at: clock.now(),
         });
       } catch (err) {
-        throw isUniqueViolation(err)
+        throw isUnique(err)
           ? new ConflictError(`${what}: it conflicts with an existing route`, "destination")
           : err;
       }
-      audit.record({
+      await audit.add({
         actor,
         event_type: "route.created",
         message:
@@ -106,11 +106,11 @@ export class RouteService {
 
   /** Deletes the route and takes it off the host. */
   async delete(id: string, actor: string): Promise<void> {
-    const cur = this.#require(id);
+    const cur = await this.#require(id);
     const { transactor, routeRepo, audit } = this.ctx;
-    transactor.tx(() => {
-      routeRepo.delete(id);
-      audit.record({
+    await transactor.tx(async () => {
+      await routeRepo.delete(id);
+      await audit.add({
         actor,
         event_type: "route.deleted",
         message:
@@ -129,8 +129,8 @@ export class RouteService {
     );
   }
 
-  #require(id: string): RouteWithInterface {
-    const r = this.ctx.routeRepo.get(id);
+  async #require(id: string): Promise<RouteWithInterface> {
+    const r = await this.ctx.routeRepo.get(id);
     if (!r) throw new NotFoundError(`Route "${id}" does not exist`);
     return r;
   }

@@ -44,11 +44,11 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Firewall";
   return {
-    rules: ctx.services.tunnels.firewall.list(),
-    interfaces: interfaceChoices(ctx),
+    rules: await ctx.services.tunnels.firewall.list(),
+    interfaces: await interfaceChoices(ctx),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(NEW_RULE),
     error: null,
@@ -58,8 +58,8 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.firewall, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.firewall, ctx.query.done) }));
   },
   async POST(ctx) {
     const { firewall } = ctx.services.tunnels;
@@ -72,7 +72,7 @@ export const handler = define.handlers(meta, {
         return ctx.redirect("/firewall?done=created");
       } catch (err) {
         const { form, status } = firewallFailure(err, values);
-        return page(load(ctx, { form }), { status });
+        return page(await load(ctx, { form }), { status });
       }
     }
     try {
@@ -80,7 +80,7 @@ export const handler = define.handlers(meta, {
       return ctx.redirect(`/firewall?done=${body._action}d`);
     } catch (err) {
       const { error, status } = pageRefusal(err);
-      return page(load(ctx, { error }), { status });
+      return page(await load(ctx, { error }), { status });
     }
   },
 });

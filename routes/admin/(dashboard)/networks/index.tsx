@@ -35,10 +35,10 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Networks";
   return {
-    networks: ctx.services.tunnels.networks.list(),
+    networks: await ctx.services.tunnels.networks.list(),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(),
     notice: null,
@@ -47,20 +47,20 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.networks, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.networks, ctx.query.done) }));
   },
-  POST(ctx) {
+  async POST(ctx) {
     const values = ctx.body;
     try {
-      const created = ctx.services.tunnels.networks.create(
+      const created = await ctx.services.tunnels.networks.create(
         networkInput(values),
         ctx.auth.user.username,
       );
       return ctx.redirect(`/networks/${created.id}?done=created`);
     } catch (err) {
       const { form, status } = networkFailure(err, values);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

@@ -64,7 +64,9 @@ export const handler = define.handlers(meta, {
       peers = all.slice(offset, offset + limit);
     } else {
       peers = await tunnels.peers.list({ ...filter, limit, offset });
-      total = offset === 0 && peers.length < limit ? peers.length : tunnels.peers.count(filter);
+      total = offset === 0 && peers.length < limit
+        ? peers.length
+        : await tunnels.peers.count(filter);
     }
     return page<Data>({
       table: peerRows(peers),
@@ -72,7 +74,7 @@ export const handler = define.handlers(meta, {
       limit,
       offset,
       now: Date.now(),
-      interfaces: tunnels.interfaces.list().map((i) => ({ id: i.id, name: i.name })),
+      interfaces: (await tunnels.interfaces.list()).map((i) => ({ id: i.id, name: i.name })),
       filter: { q, interface_id, status },
       canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
       hostActive: tunnels.driver.active,

@@ -30,8 +30,8 @@ interface Data {
   form: FormState;
 }
 
-function interfacesOf(ctx: SignedInContext): InterfaceChoice[] {
-  return ctx.services.tunnels.interfaces.list().map((i) => ({
+async function interfacesOf(ctx: SignedInContext): Promise<InterfaceChoice[]> {
+  return (await ctx.services.tunnels.interfaces.list()).map((i) => ({
     id: i.id,
     name: i.name,
     address_v4: i.address_v4,
@@ -39,9 +39,9 @@ function interfacesOf(ctx: SignedInContext): InterfaceChoice[] {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "New peer";
-    const interfaces = interfacesOf(ctx);
+    const interfaces = await interfacesOf(ctx);
     return page<Data>({
       interfaces,
       form: emptyForm({
@@ -65,7 +65,7 @@ export const handler = define.handlers(meta, {
       return ctx.redirect(`/peers/${peer.id}?done=created`);
     } catch (err) {
       const { form, status } = newPeerFailure(err, values);
-      return page<Data>({ interfaces: interfacesOf(ctx), form }, { status });
+      return page<Data>({ interfaces: await interfacesOf(ctx), form }, { status });
     }
   },
 });

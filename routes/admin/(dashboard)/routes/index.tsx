@@ -37,12 +37,12 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Routes";
   const { tunnels } = ctx.services;
   return {
-    routes: tunnels.routes.list(),
-    interfaces: interfaceChoices(ctx),
+    routes: await tunnels.routes.list(),
+    interfaces: await interfaceChoices(ctx),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(),
     notice: null,
@@ -51,8 +51,8 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.routes, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.routes, ctx.query.done) }));
   },
   async POST(ctx) {
     const values = ctx.body;
@@ -61,7 +61,7 @@ export const handler = define.handlers(meta, {
       return ctx.redirect("/routes?done=created");
     } catch (err) {
       const { form, status } = routeFailure(err, values);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

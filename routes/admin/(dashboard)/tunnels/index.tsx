@@ -35,10 +35,10 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Tunnels";
   return {
-    interfaces: ctx.services.tunnels.interfaces.list(),
+    interfaces: await ctx.services.tunnels.interfaces.list(),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(),
     notice: null,
@@ -47,9 +47,9 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     return page(
-      load(ctx, { notice: noticeFor(NOTICES.tunnels, ctx.query.done) }),
+      await load(ctx, { notice: noticeFor(NOTICES.tunnels, ctx.query.done) }),
     );
   },
   async POST(ctx) {
@@ -62,7 +62,7 @@ export const handler = define.handlers(meta, {
       return ctx.redirect(`/tunnels/${created.id}?done=created`);
     } catch (err) {
       const { form, status } = interfaceFailure(err, values);
-      return page(load(ctx, { form }), { status });
+      return page(await load(ctx, { form }), { status });
     }
   },
 });

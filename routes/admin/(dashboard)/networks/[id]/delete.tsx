@@ -4,8 +4,8 @@ const route = confirmRoute({
   title: "Delete network",
   summary: { GET: "Confirm deleting a network", POST: "Delete a network no interface uses" },
   load: (ctx) => ctx.services.tunnels.networks.get(ctx.params.id),
-  act: (ctx, n) => {
-    ctx.services.tunnels.networks.delete(n.id, ctx.auth.user.username);
+  act: async (ctx, n) => {
+    await ctx.services.tunnels.networks.delete(n.id, ctx.auth.user.username);
     return "/networks?done=deleted";
   },
   text: (n) => ({

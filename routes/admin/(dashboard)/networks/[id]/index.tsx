@@ -35,9 +35,9 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const { networks } = ctx.services.tunnels;
-    const network = networks.get(ctx.params.id);
+    const network = await networks.get(ctx.params.id);
     ctx.state.title = network.name;
     const data = {
       network,
@@ -47,7 +47,7 @@ export const handler = define.handlers(meta, {
     };
     const after = ctx.query.after ?? null;
     try {
-      const available = networks.available(network.id, {
+      const available = await networks.available(network.id, {
         limit: PAGE_SIZE,
         after: after ?? undefined,
       });
@@ -55,7 +55,7 @@ export const handler = define.handlers(meta, {
     } catch (err) {
       // An `after` outside the block (a link edited by hand): the first page, with the reason.
       const { error, status } = pageRefusal(err);
-      const available = networks.available(network.id, { limit: PAGE_SIZE });
+      const available = await networks.available(network.id, { limit: PAGE_SIZE });
       return page<Data>({ ...data, available, after: null, error }, { status });
     }
   },

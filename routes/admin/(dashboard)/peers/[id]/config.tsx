@@ -24,11 +24,11 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const { peers } = ctx.services.tunnels;
     try {
       const opts = configOptions(ctx.query);
-      const file = peers.config(ctx.params.id, opts, ctx.auth.user.username);
+      const file = await peers.config(ctx.params.id, opts, ctx.auth.user.username);
       return attachment(file.content, file.filename, "text/plain; charset=utf-8");
     } catch (err) {
       ctx.state.title = "Configuration";

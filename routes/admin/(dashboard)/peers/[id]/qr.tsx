@@ -32,7 +32,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export const handler = define.handlers(meta, {
   async GET(ctx) {
     const { peers } = ctx.services.tunnels;
-    const peer = peers.view(ctx.params.id);
+    const peer = await peers.view(ctx.params.id);
     const actor = ctx.auth.user.username;
     const { format, ...choices } = ctx.query;
     ctx.state.title = `QR code of ${peer.name}`;

@@ -52,7 +52,7 @@ interface Data {
 async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   const { tunnels } = ctx.services;
   const id = ctx.params.id;
-  const iface = tunnels.interfaces.get(id);
+  const iface = await tunnels.interfaces.get(id);
   ctx.state.title = iface.name;
   const [status, peers] = await Promise.all([
     tunnels.interfaces.status(id),

@@ -13,8 +13,8 @@ export const meta = define.meta(removableMember({
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.tunnels.networks.get(ctx.params.id),
-  DELETE(ctx) {
-    ctx.services.tunnels.networks.delete(ctx.params.id, ctx.auth.user.username);
+  async DELETE(ctx) {
+    await ctx.services.tunnels.networks.delete(ctx.params.id, ctx.auth.user.username);
     return { success: true, message: "Network deleted" };
   },
 });

@@ -19,6 +19,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ networks: ctx.services.tunnels.networks.list() }),
+  GET: async (ctx) => ({ networks: await ctx.services.tunnels.networks.list() }),
   POST: (ctx) => ctx.services.tunnels.networks.create(ctx.body, ctx.auth.user.username),
 });

@@ -21,6 +21,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ routes: ctx.services.tunnels.routes.list() }),
+  GET: async (ctx) => ({ routes: await ctx.services.tunnels.routes.list() }),
   POST: (ctx) => ctx.services.tunnels.routes.create(ctx.body, ctx.auth.user.username),
 });

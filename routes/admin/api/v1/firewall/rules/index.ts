@@ -18,6 +18,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ rules: ctx.services.tunnels.firewall.list() }),
+  GET: async (ctx) => ({ rules: await ctx.services.tunnels.firewall.list() }),
   POST: (ctx) => ctx.services.tunnels.firewall.create(ctx.body, ctx.auth.user.username),
 });

@@ -24,9 +24,9 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const { interfaces, peers } = ctx.services.tunnels;
-    interfaces.get(ctx.params.id); // 404 for an unknown interface rather than an empty page
+    await interfaces.get(ctx.params.id); // 404 for an unknown interface rather than an empty page
     return peers.page({ ...ctx.query, interface_id: ctx.params.id });
   },
   POST: (ctx) =>

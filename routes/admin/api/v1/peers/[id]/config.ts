@@ -13,8 +13,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    const file = ctx.services.tunnels.peers.config(
+  async GET(ctx) {
+    const file = await ctx.services.tunnels.peers.config(
       ctx.params.id,
       ctx.query,
       ctx.auth.user.username,
