@@ -1,13 +1,14 @@
 /**
- * Palisade: one process, one SQLite store, four listeners.
+ * Palisade: one process, one store (the embedded SQLite file, or PostgreSQL
+ * shared by several instances: docs/scaling.md), four listeners.
  * config → store → services → listeners; SIGINT/SIGTERM shut down gracefully.
  */
 import { helpText, parseConfig } from "./lib/config/config.ts";
-import { ATTEST_STORE_TUNING } from "./lib/attest/store_tuning.ts";
 import { ConfigError } from "./lib/errors.ts";
 import { createLogger } from "./lib/log/log.ts";
 import { createServices } from "./lib/services.ts";
-import { Store } from "./lib/store/store.ts";
+import type { StoreEngine } from "./lib/store/engine.ts";
+import { closeEngine, engineLocation, openEngine } from "./lib/store/open_engine.ts";
 import { gitCommit } from "./lib/system/git_commit.ts";
 import { manifest } from "./server/listeners/manifest.ts";
 import { startServer } from "./server/listeners/start.ts";
@@ -27,27 +28,24 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  if (config.database.url !== null) {
-    // Refused rather than ignored: an operator who set it must not end up on a
-    // local SQLite file while the other instances share PostgreSQL.
-    console.error(
-      "palisade: PostgreSQL store: the repositories are not ported yet (issue 27); unset PALISADE_DATABASE_URL to use the embedded SQLite store",
-    );
-    return 2;
-  }
   const log = createLogger(config.logLevel);
-  const dbPath = `${config.dataDir}/palisade.db`;
-  let store: Store;
+  let engine: StoreEngine;
   try {
-    await Deno.mkdir(`${config.dataDir}/backups`, { recursive: true, mode: 0o700 });
-    store = Store.open(dbPath, { tuning: ATTEST_STORE_TUNING });
+    // Backups are snapshots of the SQLite file; PostgreSQL has its own (docs/scaling.md).
+    if (config.database.url === null) {
+      await Deno.mkdir(`${config.dataDir}/backups`, { recursive: true, mode: 0o700 });
+    }
+    engine = await openEngine(config);
   } catch (err) {
-    console.error(`palisade: cannot open the store at "${dbPath}": ${(err as Error).message}`);
+    // The location never carries the URL's user or password.
+    console.error(
+      `palisade: cannot open the store at "${engineLocation(config)}": ${(err as Error).message}`,
+    );
     return 1;
   }
   const services = await createServices({
     config,
-    store,
+    engine,
     log,
     commit: await gitCommit(new URL("./", import.meta.url)),
   });
@@ -75,7 +73,7 @@ async function main(): Promise<number> {
   } catch (err) {
     console.error(`palisade: cannot start listeners: ${(err as Error).message}`);
     await services.stop();
-    store.close();
+    await closeEngine(engine);
     return 1;
   }
   console.log(`admin listening on http://${server.addresses.admin}`);
@@ -90,7 +88,7 @@ async function main(): Promise<number> {
   log.info("shutting down");
   await server.shutdown();
   await services.stop();
-  store.close();
+  await closeEngine(engine);
   log.info("stopped");
   return 0;
 }

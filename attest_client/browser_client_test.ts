@@ -140,7 +140,7 @@ function rig(t: TestServer): Rig {
     return r.client.status;
   };
   r.row = (sessionId) =>
-    t.services.store.get<Record<string, unknown>>(
+    t.store.get<Record<string, unknown>>(
       "SELECT * FROM attest_sessions WHERE session_id = ?",
       sessionId,
     );

@@ -36,11 +36,10 @@ import type { HostDriver } from "./host/driver.ts";
 import type { Logger } from "./log/log.ts";
 import type { SettingsService } from "./settings/settings.ts";
 import { migrations } from "./store/migrations/mod.ts";
-import type { Store } from "./store/store.ts";
 import type { Diagnostics } from "./system/diagnostics.ts";
 import type { SystemService } from "./system/system.ts";
 import type { Tunnels } from "./tunnel/tunnels.ts";
-import { sqliteEngine } from "./store/engine.ts";
+import { sqliteStoreOf, type StoreEngine } from "./store/engine.ts";
 import { auditLogOf, coreServices } from "./compose/core.ts";
 import { startHousekeeping } from "./compose/housekeeping.ts";
 import type { Common } from "./compose/common.ts";
@@ -51,7 +50,8 @@ export interface Services {
   config: Config;
   log: Logger;
   clock: Clock;
-  store: Store;
+  /** The store the services run on (SQLite or PostgreSQL). */
+  engine: StoreEngine;
   events: EventBus;
   audit: AuditLog;
   users: UserService;
@@ -93,7 +93,8 @@ export interface Services {
 
 export interface ServiceOptions {
   config: Config;
-  store: Store;
+  /** The store: SQLite (`sqliteEngine(store)`) or PostgreSQL (lib/store/open_engine.ts). */
+  engine: StoreEngine;
   log: Logger;
   clock?: Clock;
   commit?: string;
@@ -105,7 +106,8 @@ export interface ServiceOptions {
 
 /** Zones and records, and the in-memory index the DNS listener answers from. */
 function dnsServices(c: Common, system: SystemService) {
-  const { config, store } = c;
+  const { config } = c;
+  const store = sqliteStoreOf(c.engine);
   const repos = sqliteDnsRepos(store, config.dns.ixfrJournal);
   const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
   index.load();
@@ -137,12 +139,11 @@ function dnsServices(c: Common, system: SystemService) {
 
 /** Builds every service; starts only cheap timers. */
 export async function createServices(opts: ServiceOptions): Promise<Services> {
-  const { config, store, log } = opts;
+  const { config, engine, log } = opts;
   const clock = opts.clock ?? systemClock;
   const events = new EventBus();
-  const engine = sqliteEngine(store);
   const audit = auditLogOf(engine, events, clock);
-  const common: Common = { config, engine, store, log, clock, events, audit };
+  const common: Common = { config, engine, log, clock, events, audit };
   const cluster = await joinCluster(engine, events, log);
   const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
   const { settings, system, systemRepo } = coreServices(engine, {
@@ -156,7 +157,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const serverEndpoint = () => settings.serverEndpoint();
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = engine.kind === "sqlite"
-    ? backupService(common, { attest: attestSqlite!, index, jwt, tunnels })
+    ? backupService(common, engine.store, { attest: attestSqlite!, index, jwt, tunnels })
     : externalBackups();
   const diagnostics = diagnosticsOf(common, {
     tunnels,

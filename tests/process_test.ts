@@ -99,13 +99,13 @@ const FREE_LISTENERS = {
   PALISADE_HOST_DRIVER: "none",
 };
 
-Deno.test("main.ts refuses to start with PALISADE_DATABASE_URL rather than using SQLite, and creates no store file", async () => {
+Deno.test("main.ts with an unreachable PALISADE_DATABASE_URL exits naming the store without its password, and creates no SQLite file", async () => {
   const dir = await Deno.makeTempDir({ prefix: "palisade-main-pg-" });
   try {
     for (
       const [env, args] of [
         [{ PALISADE_DATABASE_URL: "postgres://palisade:hunter2-secret@127.0.0.1:1/palisade" }, []],
-        [{}, ["--database-url", "postgresql://127.0.0.1/palisade"]],
+        [{}, ["--database-url", "postgresql://127.0.0.1:1/palisade"]],
       ] as [Record<string, string>, string[]][]
     ) {
       // Listeners on free ports and a bounded run: a server that starts anyway is killed, not awaited.
@@ -116,7 +116,8 @@ Deno.test("main.ts refuses to start with PALISADE_DATABASE_URL rather than using
       ).output();
       const stderr = new TextDecoder().decode(out.stderr).trim();
       assert(out.code !== 0, `exit code with ${JSON.stringify(env)} ${args}`);
-      assertMatch(stderr, /PostgreSQL store: the repositories are not ported yet \(issue 27\)/);
+      assertEquals(out.code, 1);
+      assertMatch(stderr, /cannot open the store at "postgres:\/\/127\.0\.0\.1:1\/palisade"/);
       assert(!stderr.includes("hunter2-secret"), "the URL's password is not printed");
       assertEquals(await Deno.stat(`${dir}/data`).then(() => true, () => false), false);
     }

@@ -8,13 +8,10 @@ import type { Config } from "../config/config.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
 import type { StoreEngine } from "../store/engine.ts";
-import type { Store } from "../store/store.ts";
 
 export interface Common {
   config: Config;
   engine: StoreEngine;
-  /** The SQLite store; only for the parts that exist on SQLite alone (backups, the console's legacy audit). */
-  store: Store;
   log: Logger;
   clock: Clock;
   events: EventBus;

@@ -18,6 +18,7 @@ import type { SystemService } from "../system/system.ts";
 import type { SystemRepo } from "../system/system_repo.ts";
 import type { Tunnels } from "../tunnel/tunnels.ts";
 import { VERSION } from "../version.ts";
+import type { Store } from "../store/store.ts";
 import type { Common } from "./common.ts";
 
 /**
@@ -26,9 +27,10 @@ import type { Common } from "./common.ts";
  */
 export function backupService(
   common: Common,
+  store: Store,
   d: { attest: AttestService; index: DnsIndex; jwt: { reload(): Promise<void> }; tunnels: Tunnels },
 ): BackupService {
-  const { config, store, audit, events, clock, log } = common;
+  const { config, audit, events, clock, log } = common;
   const { attest, index, jwt, tunnels } = d;
   return new BackupService({
     repo: new SqliteBackupRepo(store),
@@ -97,7 +99,7 @@ export function consoleService(
     system: SystemService;
   },
 ): ConsoleService {
-  const { config, store, audit } = common;
+  const { config, engine, audit } = common;
   return new ConsoleService({
     tunnels: d.tunnels,
     dns: d.dns,
@@ -105,7 +107,7 @@ export function consoleService(
     diagnostics: d.diagnostics,
     system: d.system,
     audit,
-    transactor: store,
+    transactor: engine.db,
     run: command(config.host.netns),
     netns: config.host.netns ?? null,
     nftTable: config.host.nftTable,

@@ -30,7 +30,7 @@ export class ConsoleService {
       cmd = lookup(key);
     } catch (err) {
       if (isMutating(key)) {
-        this.#audit(
+        await this.#audit(
           actor,
           "console.refused",
           key,
@@ -50,7 +50,7 @@ export class ConsoleService {
       : await this.#internal(cmd, key, target, params);
     result.duration_ms = Math.round((performance.now() - started) * 10) / 10;
     const shown = result.command_line ?? (target === null ? key : `${key} ${target}`);
-    this.#audit(actor, "console.executed", key, `Ran "${shown}" (exit ${result.exit_code})`);
+    await this.#audit(actor, "console.executed", key, `Ran "${shown}" (exit ${result.exit_code})`);
     return result;
   }
 
@@ -120,9 +120,9 @@ export class ConsoleService {
     };
   }
 
-  #audit(actor: string, event: string, key: string, message: string): void {
-    this.deps.transactor.tx(() =>
-      this.deps.audit.record({
+  #audit(actor: string, event: string, key: string, message: string): Promise<unknown> {
+    return this.deps.transactor.tx(() =>
+      this.deps.audit.add({
         actor,
         event_type: event,
         message,

@@ -4,7 +4,7 @@ import type { AuditLog } from "../audit/audit.ts";
 import type { DnsService } from "../dns/dns_service.ts";
 import type { DnsResponder } from "../dns/responder.ts";
 import type { CommandRunner } from "../host/command.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { Diagnostics } from "../system/diagnostics.ts";
 import type { SystemService } from "../system/system.ts";
 import type { Tunnels } from "../tunnel/tunnels.ts";
@@ -18,7 +18,7 @@ export interface ConsoleDeps {
   diagnostics: Pick<Diagnostics, "run" | "all">;
   system: Pick<SystemService, "version">;
   audit: AuditLog;
-  transactor: Transactor;
+  transactor: AsyncTransactor;
   /** The host layer's runner, inside PALISADE_HOST_NETNS when set. */
   run: CommandRunner;
   netns: string | null;

@@ -68,12 +68,14 @@ export async function startServer(services: Services, manifest: Manifest): Promi
     started.push(adminServer);
     let attestAddr: string;
     let attestThreads: AttestThreads | undefined;
-    if (config.attest.workers > 0) {
+    // Threads serve the listener over the SQLite file; on PostgreSQL the main thread does.
+    const sqlite = services.engine.kind === "sqlite" ? services.engine.store : null;
+    if (config.attest.workers > 0 && sqlite !== null && services.attestSqlite !== null) {
       const threads = await startAttestThreads({
         count: config.attest.workers,
         config,
-        dbPath: services.store.path,
-        shared: services.attestSqlite!.shared,
+        dbPath: sqlite.path,
+        shared: services.attestSqlite.shared,
         log: services.log,
       });
       started.push(threads);

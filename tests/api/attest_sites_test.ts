@@ -31,7 +31,7 @@ Deno.test("POST /attest/sites answers 201 with the site key and the secret once;
     ["shop", ["https://shop.example"], 3, 300],
   );
   // Stored as its SHA-256 only.
-  const row = rawRow<{ secret_hash: string }>(t.services.store, "attest_sites", ["secret_hash"], {
+  const row = rawRow<{ secret_hash: string }>(t.store, "attest_sites", ["secret_hash"], {
     id: s.id,
   })!;
   assertEquals(row.secret_hash, await sha256Hex(s.secret));

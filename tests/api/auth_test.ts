@@ -101,7 +101,7 @@ Deno.test("API token: create → use → revoke → 401, and listings never show
   assertEquals(secret.length, 43);
   assert(!JSON.stringify(list.body).includes(secret), "listing leaks the secret");
   // Only a hash is stored.
-  const stored = t.services.store.get<{ token_hash: string }>("SELECT token_hash FROM api_tokens")!;
+  const stored = t.store.get<{ token_hash: string }>("SELECT token_hash FROM api_tokens")!;
   assert(!stored.token_hash.includes(secret));
   assertEquals(stored.token_hash.length, 64);
 
@@ -310,7 +310,7 @@ Deno.test("an API token cannot create tokens or change the password (a session i
     json: { current_password: ADMIN.password, new_password: "a brand new password" },
   });
   assertEquals(pw.status, 403);
-  assertEquals(t.services.store.get<{ n: number }>("SELECT count(*) AS n FROM api_tokens")!.n, 1);
+  assertEquals(t.store.get<{ n: number }>("SELECT count(*) AS n FROM api_tokens")!.n, 1);
 });
 
 Deno.test("a failed login names the user only when the username exists", async () => {

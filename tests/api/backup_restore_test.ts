@@ -91,14 +91,14 @@ Deno.test("restore under load: the store equals the backup, every listener keeps
     201,
   );
   assertEquals((await rec("after")).status, 201);
-  assert(JSON.stringify(live(t.services.store)) !== JSON.stringify(expected));
+  assert(JSON.stringify(live(t.store)) !== JSON.stringify(expected));
 
   const restored = await api.post(`/backups/${backup.id}/restore`);
   assertEquals(restored.status, 200);
   assertEquals(restored.body.safety_backup.kind, "safety");
-  const check = t.services.store.get<{ integrity_check: string }>("PRAGMA integrity_check");
+  const check = t.store.get<{ integrity_check: string }>("PRAGMA integrity_check");
   assertEquals(check?.integrity_check, "ok");
-  assertEquals(live(t.services.store), expected);
+  assertEquals(live(t.store), expected);
   // The safety backup holds the replaced state.
   assertEquals(
     fileFacts(`${t.dir}/backups/${restored.body.safety_backup.id}.db`).interfaces,
@@ -126,12 +126,12 @@ Deno.test("restore under load: the store equals the backup, every listener keeps
   const bytes = await Deno.readFile(badPath);
   for (let i = 4096; i < 4196; i++) bytes[i] ^= 0xff;
   await Deno.writeFile(badPath, bytes);
-  const state = live(t.services.store);
+  const state = live(t.store);
   const listed = (await api.get("/backups")).body.backups.length;
   const refused = await api.post(`/backups/${bad.id}/restore`);
   assertEquals(refused.status, 422);
   assertStringIncludes(refused.body.error, "checksum");
-  assertEquals(live(t.services.store), state);
+  assertEquals(live(t.store), state);
   assertEquals((await api.get("/backups")).body.backups.length, listed);
 
   // A newer schema (user_version bumped in a copy, with a true manifest) → 409, nothing changes.
@@ -157,12 +157,12 @@ Deno.test("restore under load: the store equals the backup, every listener keeps
       schema_version: 999,
     }),
   );
-  const state2 = live(t.services.store);
+  const state2 = live(t.store);
   const listed2 = (await api.get("/backups")).body.backups.length;
   const newer = await api.post(`/backups/${newerId}/restore`);
   assertEquals(newer.status, 409);
   assertStringIncludes(newer.body.error, "schema version 999");
-  assertEquals(live(t.services.store), state2);
+  assertEquals(live(t.store), state2);
   assertEquals((await api.get("/backups")).body.backups.length, listed2);
   assertEquals((await api.post("/backups/20990101T000000000Z-deadbeef/restore")).status, 404);
 });

@@ -33,7 +33,7 @@ Deno.test("GET /peers/{id}/config downloads a wg-quick attachment, using the sto
   assertEquals(res.headers.get("content-disposition"), 'attachment; filename="Ann_laptop.2.conf"');
   assertEquals(res.headers.get("cache-control"), "no-store");
   let text = await res.text();
-  const row = (await new SqlitePeerRepo(SqliteAsync.of(t.services.store)).get(peer.id))!;
+  const row = (await new SqlitePeerRepo(SqliteAsync.of(t.store)).get(peer.id))!;
   assertEquals(
     text,
     [

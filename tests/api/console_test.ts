@@ -115,12 +115,12 @@ Deno.test("POST /cli/execute runs every internal command and never shows an inte
     texts.push(r.text);
   }
   const peerKeys = rawRow<{ private_key: string; preshared_key: string }>(
-    t.services.store,
+    t.store,
     "peers",
     ["private_key", "preshared_key"],
     { id: peer.id },
   )!;
-  const ifKey = rawRow<{ private_key: string }>(t.services.store, "interfaces", ["private_key"], {
+  const ifKey = rawRow<{ private_key: string }>(t.store, "interfaces", ["private_key"], {
     id: iface.id,
   })!.private_key;
   for (const secret of [ifKey, peerKeys.private_key, peerKeys.preshared_key]) {

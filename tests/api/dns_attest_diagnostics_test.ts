@@ -84,7 +84,7 @@ Deno.test("GET /diagnostics/dns: listener, zones and NOTIFY per secondary; a zon
       const zones = byName((await api.get("/diagnostics/dns")).body).zones;
       assertEquals([zones.status, zones.details.serials], ["ok", { [ZONE.name]: serial }]);
       // A hand edit the index cannot build from: the zone is not served after a restart.
-      rawSet(t.services.store, "dns_zones", { nameservers: '["not a name!"]' }, {
+      rawSet(t.store, "dns_zones", { nameservers: '["not a name!"]' }, {
         name: ZONE.name,
       });
     }

@@ -165,7 +165,7 @@ Deno.test("disabling keeps the keys: enabling again with the same algorithm reus
   ]);
   // Deleting the zone deletes its keys.
   assertEquals((await api.del("/zones/example.org")).status, 200);
-  const left = rawRow(t.services.store, "dnssec_keys", ["id"], { zone_name: "example.org" });
+  const left = rawRow(t.store, "dnssec_keys", ["id"], { zone_name: "example.org" });
   assertEquals(left, undefined);
 });
 

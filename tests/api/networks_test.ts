@@ -203,8 +203,8 @@ Deno.test("GET /networks/{id}/available on a /16 with 5,000 peers answers in wel
   const api = apiClient(t.admin, { cookie: await t.login() });
   const iface = (await api.post("/interfaces", { name: "wg1", address_v4: "10.20.0.1/16" })).body;
   const setup = performance.now();
-  const { peerRepo } = sqliteTunnelRepos(t.services.store);
-  await SqliteAsync.of(t.services.store).tx(async () => {
+  const { peerRepo } = sqliteTunnelRepos(t.store);
+  await SqliteAsync.of(t.store).tx(async () => {
     for (let i = 0; i < 5000; i++) {
       // 10.20.0.2 upwards: the first 5,001 host addresses are taken.
       const n = i + 2;

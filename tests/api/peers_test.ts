@@ -259,7 +259,7 @@ Deno.test("no listing, detail, status, plan, audit record or event carries a pri
   const qr = (await api.get(`/peers/${peer.id}/qr`)).body;
   await api.post(`/interfaces/${iface.id}/peers`, { name: "b" });
 
-  const { interfaceRepo, peerRepo } = sqliteTunnelRepos(t.services.store);
+  const { interfaceRepo, peerRepo } = sqliteTunnelRepos(t.store);
   const peerRows = await Promise.all(
     (await peerRepo.identities()).map(async (p) => (await peerRepo.get(p.id))!),
   );

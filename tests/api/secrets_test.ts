@@ -62,7 +62,7 @@ Deno.test("no secret appears in any listing, page, log line, audit record, event
     json: { username: "admin", password: `${ADMIN.password}!` },
   });
 
-  const store = t.services.store;
+  const store = t.store;
   const peerKeys = rawRow<{ private_key: string; preshared_key: string }>(
     store,
     "peers",

@@ -169,7 +169,7 @@ Deno.test("an unexpected exception becomes a 500 with a generic message and no s
   await using t = await startTestServer();
   const cookie = await t.login();
   // Break the store underneath the settings service.
-  t.services.store.db.exec("DROP TABLE settings");
+  t.store.db.exec("DROP TABLE settings");
   const res = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
   assertEquals(res.status, 500);
   assertEquals(res.body, { error: "Internal server error", status: 500 });

@@ -65,9 +65,9 @@ async function seedPeers(t: TestServer, api: ApiClient): Promise<string[]> {
     assertEquals(res.status, 201);
     ifaces.push(res.body.id);
   }
-  const { peerRepo } = sqliteTunnelRepos(t.services.store);
+  const { peerRepo } = sqliteTunnelRepos(t.store);
   const now = Date.now();
-  await SqliteAsync.of(t.services.store).tx(async () => {
+  await SqliteAsync.of(t.store).tx(async () => {
     for (let i = 0; i < SEEDED; i++) {
       const n = i % 3;
       await peerRepo.insert({
@@ -101,7 +101,7 @@ Deno.test({
     await using t = await startTestServer();
     const api = apiClient(t.admin, { cookie: await t.login() });
     const ifaces = await seedPeers(t, api);
-    const existing = rawRows<{ id: string }>(t.services.store, "peers", ["id"], "id")
+    const existing = rawRows<{ id: string }>(t.store, "peers", ["id"], "id")
       .map((r) => r.id);
     assertEquals(existing.length, SEEDED);
     // Warm the route once, so the timing below is of paging and not of the first compilation.
@@ -129,7 +129,7 @@ Deno.test({
 
     // Filtered by interface, the walk serves exactly that interface's peers.
     const onWg2 = await walk(api, `/peers?interface_id=${ifaces[1]}`, "peers");
-    const wg2 = rawRows<{ id: string }>(t.services.store, "peers", ["id"], "id", {
+    const wg2 = rawRows<{ id: string }>(t.store, "peers", ["id"], "id", {
       interface_id: ifaces[1],
     }).map((r) => r.id);
     assertEquals(onWg2.ids.toSorted(), wg2);
@@ -147,8 +147,8 @@ Deno.test({
     const api = apiClient(t.admin, { cookie: await t.login() });
     const iface = (await api.post("/interfaces", { name: "wg1", address_v4: "10.8.0.1/16" }))
       .body;
-    const repo = new SqliteAuditRepo(SqliteAsync.of(t.services.store));
-    t.services.store.tx(() => {
+    const repo = new SqliteAuditRepo(SqliteAsync.of(t.store));
+    t.store.tx(() => {
       for (let i = 0; i < SEEDED; i++) {
         repo.appendNow({
           actor: "seed",
@@ -159,7 +159,7 @@ Deno.test({
         }, Date.now());
       }
     });
-    const before = rawRows<{ id: number }>(t.services.store, "audit", ["id"], "id DESC")
+    const before = rawRows<{ id: number }>(t.store, "audit", ["id"], "id DESC")
       .map((r) => String(r.id));
     assert(before.length >= SEEDED);
     assertEquals((await api.get("/audit?limit=1")).status, 200);

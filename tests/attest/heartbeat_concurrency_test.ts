@@ -165,7 +165,7 @@ Deno.test("an outdated copy in the shared session cache costs a database read, n
     gene_state: initial.gene_state as Uint8Array,
     chain_length: initial.chain_length as number,
     expires_at: initial.expires_at as number,
-    hint: rig.t.services.store.get<{ rowid: RowHint }>(
+    hint: rig.t.store.get<{ rowid: RowHint }>(
       "SELECT rowid FROM attest_sessions WHERE session_id = ?",
       sid,
     )!.rowid,

@@ -142,7 +142,7 @@ Deno.test("check 7: a pending mutation that cannot be applied rejects and change
   await using rig = await startAttestRig();
   const client = await rig.client();
   const sid = client.session!.session_id;
-  const store = rig.t.services.store;
+  const store = rig.t.store;
   const order = rig.row(sid)!.pending_order as string;
   // Corrupt the stored order (version byte 0): the server cannot apply it.
   store.run("UPDATE attest_sessions SET pending_order = ? WHERE session_id = ?", "AAEB", sid);

@@ -88,7 +88,7 @@ Deno.test("POST /init answers 500 when the configured gene size is invalid", asy
 
 Deno.test("POST /init answers 500 when storage fails", async () => {
   await using rig = await startAttestRig();
-  rig.t.services.store.db.exec("DROP TABLE attest_sessions");
+  rig.t.store.db.exec("DROP TABLE attest_sessions");
   assertEquals((await init(rig.t.attest, JSON.stringify({ public_key: KEY }))).status, 500);
 });
 

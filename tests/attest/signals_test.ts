@@ -100,7 +100,7 @@ Deno.test("a hardwareConcurrency that changes within a site's session is flagged
     hardware_concurrency: 1,
   });
 
-  const store = rig.t.services.store;
+  const store = rig.t.store;
   const hashes = () =>
     rawRow<{ n: number }>(store, "attest_signal_paths", ["count(*) AS n"], {
       session_key: parseInt(c.session!.session_id.slice(0, 13), 16),

@@ -53,7 +53,7 @@ Deno.test("POST /init?site_key= answers 400 for an unknown key, 403 (counted) fo
   assertEquals((await init(t.attest, site.site_key, null)).status, 403);
   const ok = await init(t.attest, site.site_key, SHOP);
   assertEquals(ok.status, 200);
-  const row = rawRow<{ site_id: string | null }>(t.services.store, "attest_sessions", [
+  const row = rawRow<{ site_id: string | null }>(t.store, "attest_sessions", [
     "site_id",
   ], { session_id: ok.json.session_id });
   assertEquals(row?.site_id, site.id);

@@ -131,7 +131,7 @@ browserTest(ACCEPTED, async (browser) => {
 
   // The server's chain grew heartbeat by heartbeat to what the page shows.
   assert(seen.includes(1) && seen.includes(2) && seen.includes(3), `stats went ${seen}`);
-  const row = t.services.store.get<{ chain_length: number }>(
+  const row = t.store.get<{ chain_length: number }>(
     "SELECT chain_length FROM attest_sessions WHERE session_id = ?",
     last.sessionId,
   );

@@ -139,7 +139,7 @@ browserTest(KEYBOARD, async (browser) => {
     assertEquals(last.restarts, 0);
     assertEquals(last.lastResult, "accepted");
     assert(await metric(t, "attest_heartbeats_accepted_total") >= 3);
-    const row = t.services.store.get<{ chain_length: number }>(
+    const row = t.store.get<{ chain_length: number }>(
       "SELECT chain_length FROM attest_sessions WHERE session_id = ?",
       first.sessionId,
     );

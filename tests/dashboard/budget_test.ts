@@ -14,7 +14,7 @@ const JS_BUDGET_BYTES = 40 * 1024;
 
 Deno.test("the peers page renders 1,000 peers with the same SQL statements as 10", async () => {
   await using t = await startTestServer();
-  const sql = traceSql(t.services.store);
+  const sql = traceSql(t.store);
   await seedPeers(t, PEERS);
   const cookie = await t.login();
   const render = async (path: string) => {

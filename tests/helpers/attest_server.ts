@@ -64,7 +64,7 @@ export async function startAttestRig(opts: TestServerOptions = {}): Promise<Atte
       return c;
     },
     row(sessionId) {
-      const r = t.services.store.get<Record<string, unknown>>(
+      const r = t.store.get<Record<string, unknown>>(
         "SELECT * FROM attest_sessions WHERE session_id = ?",
         sessionId,
       );

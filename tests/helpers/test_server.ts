@@ -10,12 +10,15 @@ import { createLogger, type Logger, silentLogger } from "../../lib/log/log.ts";
 import { createServices, type Services } from "../../lib/services.ts";
 import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { Store } from "../../lib/store/store.ts";
+import { sqliteEngine } from "../../lib/store/engine.ts";
 import { type RunningServer, startServer } from "../../server/listeners/start.ts";
 
 export const ADMIN = { username: "admin", password: "correct horse battery staple" };
 
 export interface TestServer extends AsyncDisposable {
   services: Services;
+  /** The server's SQLite store (tests read and seed rows through it). */
+  store: Store;
   server: RunningServer;
   dir: string;
   admin: string;
@@ -74,7 +77,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     (Deno.env.get("PALISADE_TEST_LOG") ? createLogger("debug") : silentLogger);
   const services = await createServices({
     config,
-    store,
+    engine: sqliteEngine(store),
     log,
     clock: opts.clock,
     driver: opts.driver,
@@ -107,6 +110,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   };
   return {
     services,
+    store,
     server,
     dir,
     admin,

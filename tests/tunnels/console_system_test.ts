@@ -32,10 +32,10 @@ Deno.test("POST /cli/execute runs wg, ip and nft in the namespace and masks ever
   const peer = (await api.post(`/interfaces/${iface.id}/peers`, { name: "p", preshared_key: true }))
     .body;
   const secrets = [
-    rawRow<{ private_key: string }>(t.services.store, "interfaces", ["private_key"], {
+    rawRow<{ private_key: string }>(t.store, "interfaces", ["private_key"], {
       id: iface.id,
     })!.private_key,
-    rawRow<{ preshared_key: string }>(t.services.store, "peers", ["preshared_key"], {
+    rawRow<{ preshared_key: string }>(t.store, "peers", ["preshared_key"], {
       id: peer.id,
     })!.preshared_key,
   ];
