@@ -17,6 +17,12 @@
  * ~35,000 heartbeats, and compiling them cost ~150 ms on V8's background
  * threads in the middle of a round. Without the warm-up, the measured rounds
  * cost 110–180 µs of server CPU per heartbeat; after it, ~95–115.
+ *
+ * `--database-url postgres://…` runs the servers on that PostgreSQL database
+ * (it should be empty: docs/scaling.md) and `--instances N` starts N of them
+ * on it, each session talking to one instance, each round's heartbeats sent
+ * to all instances at once (the load balancer's view). Server CPU is the
+ * Palisade processes' only; PostgreSQL's own is not counted.
  */
 import { Buffer } from "node:buffer";
 import { generateKeyPairSync, sign, verify } from "node:crypto";
@@ -24,8 +30,14 @@ import { AttestClient, fetchTransport, type PreparedHeartbeat } from "../lib/att
 import { canonicalPayload } from "../lib/attest/canonical.ts";
 import { loadCore } from "../lib/attest/core.ts";
 import { buildLoadgen, postRequest, runLoad } from "./lib/loadgen.ts";
-import { cpuByThread, cpuSeconds, startServerProcess } from "./lib/server_process.ts";
+import {
+  cpuByThread,
+  cpuSeconds,
+  type ServerProcess,
+  startServerProcess,
+} from "./lib/server_process.ts";
 import { percentile } from "./lib/stats.ts";
+import { storeArgs } from "./lib/store_args.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 4000);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
@@ -68,14 +80,34 @@ async function pool<T>(
 }
 
 const core = await loadCore();
+const store = storeArgs(Deno.args);
 // Every session comes from this one address: the per-address limit on /init is off here.
-await using server = await startServerProcess({ PALISADE_ATTEST_INIT_PER_MINUTE: "0" });
-const url = new URL(server.attest);
-const transport = fetchTransport(server.attest);
+const servers: ServerProcess[] = [];
+for (let i = 0; i < store.instances; i++) {
+  servers.push(await startServerProcess({ PALISADE_ATTEST_INIT_PER_MINUTE: "0", ...store.env }));
+}
+await using _stop = {
+  async [Symbol.asyncDispose]() {
+    for (const s of servers) await s[Symbol.asyncDispose]();
+  },
+};
+const server = servers[0];
+const urls = servers.map((s) => new URL(s.attest));
+const transports = servers.map((s) => fetchTransport(s.attest));
+/** Session i talks to instance i mod N. */
+const instanceOf = (i: number) => i % servers.length;
 
-console.log(`creating ${SESSIONS} sessions and ${WARMUP_SESSIONS} for the warm-up …`);
-const clients = Array.from({ length: SESSIONS }, () => new AttestClient(core, transport));
-const warmup = Array.from({ length: WARMUP_SESSIONS }, () => new AttestClient(core, transport));
+console.log(
+  `${store.label}: creating ${SESSIONS} sessions and ${WARMUP_SESSIONS} for the warm-up …`,
+);
+const clients = Array.from(
+  { length: SESSIONS },
+  (_, i) => new AttestClient(core, transports[instanceOf(i)]),
+);
+const warmup = Array.from(
+  { length: WARMUP_SESSIONS },
+  (_, i) => new AttestClient(core, transports[instanceOf(i)]),
+);
 await pool([...clients, ...warmup], 16, async (c) => void await c.init());
 
 const loadgen = await buildLoadgen();
@@ -83,11 +115,13 @@ const loadgen = await buildLoadgen();
 /** One round: every client sends one prepared heartbeat; each accepted one is committed to its client. */
 async function round(cs: AttestClient[]) {
   const prepared = cs.map((c) => c.prepareHeartbeat());
-  const requests = prepared.map((p) => postRequest(url.host, "/hb", JSON.stringify(p.request)));
+  const requests = prepared.map((p, i) =>
+    postRequest(urls[instanceOf(i)].host, "/hb", JSON.stringify(p.request))
+  );
   // Collect this process's garbage now (the task runs it with --expose-gc), not
   // on the cores the server is being measured on.
   (globalThis as { gc?: () => void }).gc?.();
-  const run = await runLoad(loadgen, url.hostname, Number(url.port), CONNECTIONS, requests);
+  const run = await runSpread(requests);
   const accepted = run.responses.map((r, i) => {
     const body = r.status === 200 ? JSON.parse(r.body) : {};
     if (!cs[i].isAccepted(body)) return false;
@@ -95,6 +129,26 @@ async function round(cs: AttestClient[]) {
     return true;
   });
   return { run, accepted };
+}
+
+/** Each instance's share of `requests` at once; responses back in request order. */
+async function runSpread(requests: Uint8Array[]) {
+  const n = servers.length;
+  const runs = await Promise.all(urls.map((u, k) =>
+    runLoad(
+      loadgen,
+      u.hostname,
+      Number(u.port),
+      Math.max(1, Math.round(CONNECTIONS / n)),
+      requests.filter((_, i) => instanceOf(i) === k),
+    )
+  ));
+  const next = runs.map(() => 0);
+  return {
+    responses: requests.map((_, i) => runs[instanceOf(i)].responses[next[instanceOf(i)]++]),
+    elapsedMs: Math.max(...runs.map((r) => r.elapsedMs)),
+    cpuMs: runs.reduce((t, r) => t + r.cpuMs, 0),
+  };
 }
 
 for (let r = 0; r < WARMUP_ROUNDS; r++) {
@@ -111,10 +165,11 @@ let accepted = 0;
 let rejected = 0;
 let sendMs = 0;
 for (let r = 0; r < ROUNDS; r++) {
-  const cpuBefore = cpuSeconds(server.pid);
+  const cpuOfAll = () => servers.reduce((t, s) => t + cpuSeconds(s.pid), 0);
+  const cpuBefore = cpuOfAll();
   const threadsBefore = cpuByThread(server.pid);
   const { run, accepted: ok } = await round(clients);
-  const roundCpu = cpuSeconds(server.pid) - cpuBefore;
+  const roundCpu = cpuOfAll() - cpuBefore;
   serverCpu += roundCpu;
   console.log(
     `round ${r + 1}: ${(ok.length / run.elapsedMs * 1000).toFixed(0)} heartbeats/s, ${
@@ -133,6 +188,7 @@ const threadShare = [...threadCpu].filter(([, cpu]) => cpu > 0.01).sort((a, b) =
 
 const rate = accepted / (sendMs / 1000);
 const stats = await (await fetch(`${server.attest}/stats`)).json();
+console.log(`store                          ${store.label}`);
 console.log(
   `sessions                       ${SESSIONS} (max chain length ${stats.max_chain_length})`,
 );
@@ -154,7 +210,7 @@ console.log(
   } µs (all threads)`,
 );
 console.log(
-  `  by thread                    ${
+  `  by thread (first instance)   ${
     threadShare.map(([n, c]) => `${n} ${(c / (accepted + rejected) * 1e6).toFixed(0)} µs`).join(
       ", ",
     )
