@@ -16,7 +16,7 @@
 import { sqliteAuditLog } from "../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../lib/clock.ts";
 import { parseAcl } from "../lib/dns/acl.ts";
-import { sqliteDnsRepos } from "../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../lib/dns/dns_repos.ts";
 import { DnsService } from "../lib/dns/dns_service.ts";
 import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
@@ -128,7 +128,7 @@ async function dnsperf(
 const dir = await Deno.makeTempDir({ prefix: "palisade-bench-dns-" });
 const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
 const bus = new EventBus();
-const repos = sqliteDnsRepos(store);
+const repos = sqliteDnsStatements(store);
 const index = new DnsIndex(repos);
 const service = new DnsService({
   ...repos,

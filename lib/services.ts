@@ -24,7 +24,7 @@ import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
 import { parseAcl } from "./dns/acl.ts";
 import { dnsDiagnostics } from "./dns/diagnostics.ts";
-import { sqliteDnsRepos } from "./dns/dns_repos.ts";
+import { sqliteDnsStatements } from "./dns/dns_repos.ts";
 import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
@@ -158,7 +158,7 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
 /** Zones and records, and the in-memory index the DNS listener answers from. */
 function dnsServices(c: Common, system: SystemService) {
   const { config, store } = c;
-  const repos = sqliteDnsRepos(store, config.dns.ixfrJournal);
+  const repos = sqliteDnsStatements(store, config.dns.ixfrJournal);
   const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
   index.load();
   const ctx = {

@@ -6,7 +6,7 @@
  */
 import { type Check, check, type SubsystemReport, worstStatus } from "../system/diagnostics.ts";
 import type { DnsRuntime } from "./dns_runtime.ts";
-import type { ZoneRepo } from "./zone_repo.ts";
+import type { ZoneStatements } from "./zone_repo.ts";
 import type { DnsIndex } from "./zone_index.ts";
 
 function listenerCheck(runtime: DnsRuntime): Check {
@@ -23,7 +23,7 @@ function listenerCheck(runtime: DnsRuntime): Check {
   );
 }
 
-function zonesCheck(zones: Pick<ZoneRepo, "names">, index: DnsIndex): Check {
+function zonesCheck(zones: Pick<ZoneStatements, "names">, index: DnsIndex): Check {
   const stored = zones.names();
   const missing = stored.filter((z) => !index.zone(z));
   const serials = Object.fromEntries(
@@ -66,7 +66,7 @@ function notifyCheck(runtime: DnsRuntime): Check {
 
 export function dnsDiagnostics(
   runtime: DnsRuntime,
-  zones: Pick<ZoneRepo, "names">,
+  zones: Pick<ZoneStatements, "names">,
   index: DnsIndex,
 ): SubsystemReport {
   const checks = [listenerCheck(runtime), zonesCheck(zones, index), notifyCheck(runtime)];

@@ -9,11 +9,11 @@ import { NotFoundError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Transactor } from "../store/transactor.ts";
 import { normalizeZoneName } from "./names.ts";
-import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
-import type { JournalRepo } from "./ixfr/journal_repo.ts";
-import type { RecordRepo } from "./record_repo.ts";
-import type { TsigKeyRepo } from "./tsig/key_repo.ts";
-import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
+import type { DnssecKeyStatements } from "./dnssec/key_repo.ts";
+import type { JournalStatements } from "./ixfr/journal_repo.ts";
+import type { RecordStatements } from "./record_repo.ts";
+import type { TsigKeyStatements } from "./tsig/key_repo.ts";
+import type { ZoneRow, ZoneStatements } from "./zone_repo.ts";
 
 /** Told after a commit that a zone's data changed, so answers follow the store. */
 export interface ZoneInvalidator {
@@ -21,12 +21,12 @@ export interface ZoneInvalidator {
 }
 
 export interface DnsContext {
-  zones: ZoneRepo;
-  records: RecordRepo;
-  dnssecKeys: DnssecKeyRepo;
+  zones: ZoneStatements;
+  records: RecordStatements;
+  dnssecKeys: DnssecKeyStatements;
   /** The IXFR journal, written with every serial step (ixfr/journal_write.ts). */
-  journal: JournalRepo;
-  tsigKeys: TsigKeyRepo;
+  journal: JournalStatements;
+  tsigKeys: TsigKeyStatements;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;

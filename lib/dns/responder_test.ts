@@ -3,7 +3,7 @@ import { assertEquals } from "../../tests/assert.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { systemClock } from "../clock.ts";
-import { sqliteDnsRepos } from "./dns_repos.ts";
+import { sqliteDnsStatements } from "./dns_repos.ts";
 import { dnsPacket } from "./packet.ts";
 import { DnsResponder } from "./responder.ts";
 import { DnsIndex } from "./zone_index.ts";
@@ -17,7 +17,7 @@ function ask(r: DnsResponder, name: string, type: string, id = 1) {
 
 Deno.test("DnsResponder answers from the cache with the new ID and case, and drops the cache when the index changes", async () => {
   await using t = await tempStore();
-  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const index = new DnsIndex(sqliteDnsStatements(t.store));
   const { service } = dnsTestService(t.store, {
     clock: systemClock,
     nameservers: ["ns1.example.com"],
@@ -50,7 +50,7 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
 
 Deno.test("DnsResponder fully decodes messages beyond a bare question: extra records answered, two OPTs FORMERR", async () => {
   await using t = await tempStore();
-  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const index = new DnsIndex(sqliteDnsStatements(t.store));
   const { service } = dnsTestService(t.store, {
     clock: systemClock,
     nameservers: ["ns1.example.com"],

@@ -12,7 +12,7 @@
  */
 import { UnprocessableError } from "../errors.ts";
 import { parseRdata } from "./rdata.ts";
-import type { RecordRepo } from "./record_repo.ts";
+import type { RecordStatements } from "./record_repo.ts";
 
 const TCP_MESSAGE = 65_535;
 const HEADER = 12;
@@ -46,7 +46,7 @@ interface Size {
 export class RRsetBudget {
   readonly #sizes = new Map<string, Size>();
 
-  constructor(private readonly records: RecordRepo, private readonly zone: string) {}
+  constructor(private readonly records: RecordStatements, private readonly zone: string) {}
 
   /**
    * Counts a record of `rdlen` bytes into the RRset `name type` (in place of

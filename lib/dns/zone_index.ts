@@ -10,8 +10,8 @@
  * make a name, or the zone's transfer, fail to encode.
  */
 import { type Logger, silentLogger } from "../log/log.ts";
-import type { DnsRepos } from "./dns_repos.ts";
-import type { JournalRepo } from "./ixfr/journal_repo.ts";
+import type { DnsStatements } from "./dns_repos.ts";
+import type { JournalStatements } from "./ixfr/journal_repo.ts";
 import { apexKeyRRsets } from "./dnssec/apex.ts";
 import { dnskeyOf, signingKey } from "./dnssec/keys.ts";
 import type { SigningKey } from "./dnssec/types.ts";
@@ -121,7 +121,7 @@ export function servable(row: RecordData, zone: string): CheckedRecord | string 
 
 /** Builds one zone's answer data from its stored zone and records; `skip` hears of records left out. */
 export function buildZone(
-  repos: DnsRepos,
+  repos: DnsStatements,
   zone: string,
   skip: Unservable = () => {},
 ): ZoneData | undefined {
@@ -175,7 +175,7 @@ export function buildZone(
  * validators would find no signature for.
  */
 function keysOf(
-  repos: DnsRepos,
+  repos: DnsStatements,
   z: { name: string; dnssec_enabled: boolean },
 ): Pick<ZoneData, "signingKeys" | "dnskeys"> {
   if (!z.dnssec_enabled) return { signingKeys: [], dnskeys: [] };
@@ -195,7 +195,7 @@ export class DnsIndex {
   readonly #reported = new Set<string>();
   readonly #skip: Unservable;
 
-  constructor(private readonly repos: DnsRepos, private readonly log: Logger = silentLogger) {
+  constructor(private readonly repos: DnsStatements, private readonly log: Logger = silentLogger) {
     this.#skip = (row, reason) => {
       if (this.#reported.has(row.id)) return;
       this.#reported.add(row.id);
@@ -212,7 +212,7 @@ export class DnsIndex {
    * The IXFR journal behind the index (ixfr/): an incremental transfer reads
    * it from the store, the one answer not served from memory alone.
    */
-  get journal(): JournalRepo {
+  get journal(): JournalStatements {
     return this.repos.journal;
   }
 

@@ -6,11 +6,11 @@
  */
 import { ConflictError, UnprocessableError } from "../errors.ts";
 import { inZone, parentName } from "./names.ts";
-import type { RecordRepo } from "./record_repo.ts";
+import type { RecordStatements } from "./record_repo.ts";
 
 /** Throws ConflictError (409) or UnprocessableError (422) when `name type value` may not join `zone`. */
 export function checkZoneRules(
-  records: RecordRepo,
+  records: RecordStatements,
   zone: string,
   name: string,
   type: string,
@@ -60,7 +60,7 @@ function checkCname(present: string[], zone: string, name: string, type: string)
  * apex it sits beside the SOA and NS.
  */
 function checkDname(
-  records: RecordRepo,
+  records: RecordStatements,
   present: string[],
   zone: string,
   name: string,
@@ -85,7 +85,7 @@ function checkDname(
 }
 
 /** Below a delegation only glue (A, AAAA) may live: anything else would be occluded by the cut. */
-function checkBelowDelegation(records: RecordRepo, zone: string, name: string): void {
+function checkBelowDelegation(records: RecordStatements, zone: string, name: string): void {
   for (let n = parentName(name); n !== "" && n !== zone && inZone(n, zone); n = parentName(n)) {
     if (records.hasNs(zone, n)) {
       throw new UnprocessableError(`Record "${name}" lies below the delegation at "${n}"`);

@@ -5,7 +5,7 @@
  * deeper empty non-terminals, an insecure and a secure delegation with glue,
  * a DNAME, a CNAME, a service name and an owner with escaped bytes.
  */
-import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
 import { buildZone, type ZoneData } from "../../lib/dns/zone_index.ts";
 import { dnsTestService } from "../helpers/dns_service.ts";
 import { tempStore } from "../helpers/temp_store.ts";
@@ -48,7 +48,7 @@ export async function dnssecTestZone(): Promise<ZoneData> {
     const domain = name === "@" ? Z : `${name}.${Z}`;
     service.createRecord("test", Z, { domain, type, value });
   }
-  return buildZone(sqliteDnsRepos(t.store), Z)!;
+  return buildZone(sqliteDnsStatements(t.store), Z)!;
 }
 
 /** Names that exist with authoritative data or a delegation: no white lie may cover one. */

@@ -11,7 +11,7 @@ import { decodedBytes, dnsPacket } from "../../lib/dns/packet.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
 import { ResponseRateLimiter } from "../../lib/dns/rrl.ts";
 import { DnsIndex } from "../../lib/dns/zone_index.ts";
-import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { dnsTestService } from "../helpers/dns_service.ts";
 import { answerable } from "./fuzz_mutations.ts";
@@ -75,7 +75,7 @@ const anyInput = fc.oneof(
 
 async function responder(rrl: ResponseRateLimiter | null = null) {
   const t = await tempStore();
-  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const index = new DnsIndex(sqliteDnsStatements(t.store));
   const { service } = dnsTestService(t.store, { clock: systemClock, index });
   index.load();
   service.createZone("t", { name: ZONE, admin_email: `h@${ZONE}` });

@@ -5,7 +5,7 @@
 import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { systemClock } from "../../lib/clock.ts";
 import { parseAcl } from "../../lib/dns/acl.ts";
-import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
 import type { JournalLimits } from "../../lib/dns/ixfr/journal_repo.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
@@ -48,7 +48,7 @@ export async function startDnsStack(
   const dir = await Deno.makeTempDir({ prefix: "palisade-dns-" });
   const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
   const bus = new EventBus();
-  const repos = sqliteDnsRepos(store, opts.journal);
+  const repos = sqliteDnsStatements(store, opts.journal);
   const index = new DnsIndex(repos, opts.log);
   index.load();
   const audit = sqliteAuditLog(store, bus, systemClock);

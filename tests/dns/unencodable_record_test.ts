@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import { haveSystem, run } from "../helpers/system.ts";
-import { SqliteRecordRepo } from "../../lib/dns/record_repo.ts";
+import { SqliteRecordStatements } from "../../lib/dns/sqlite_record_repo.ts";
 import { createLogger } from "../../lib/log/log.ts";
 import { dig } from "./dig.ts";
 import { startDnsStack } from "./stack.ts";
@@ -31,7 +31,7 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
   add(`mixed.${Z}`, "192.0.2.3");
 
   // Rows the API would refuse, written as a hand edit or an old version would have.
-  const repo = new SqliteRecordRepo(s.store);
+  const repo = new SqliteRecordStatements(s.store);
   const now = Date.now();
   const bad: [string, string, string, number][] = [
     [`big.${Z}`, "A", "192.0.2.5", 9_999_999_999_999],

@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import { assert, assertEquals } from "../assert.ts";
 import { systemClock } from "../../lib/clock.ts";
-import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
 import { decodedBytes, type DecodedPacket, dnsPacket } from "../../lib/dns/packet.ts";
 import { typeCode } from "../../lib/dns/rdata.ts";
 import { DnsResponder } from "../../lib/dns/responder.ts";
@@ -69,7 +69,7 @@ function holds(answers: DecodedPacket["answers"], owner: string, c: RdataCase): 
 
 Deno.test("records created through the service come out of AXFR and answers as dns-packet decodes them", async () => {
   await using t = await tempStore();
-  const index = new DnsIndex(sqliteDnsRepos(t.store));
+  const index = new DnsIndex(sqliteDnsStatements(t.store));
   const { service } = dnsTestService(t.store, { clock: systemClock, index });
   index.load();
   const responder = new DnsResponder(index, { axfrAllowed: () => true });

@@ -6,7 +6,7 @@
 import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { type Clock, ManualClock } from "../../lib/clock.ts";
 import type { DnsContext, ZoneInvalidator } from "../../lib/dns/dns_context.ts";
-import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
 import type { Store } from "../../lib/store/store.ts";
@@ -30,7 +30,7 @@ export function dnsTestService<C extends Clock = ManualClock>(
   const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 12)) as unknown as C;
   const audit = sqliteAuditLog(store, bus, clock);
   const ctx: DnsContext = {
-    ...sqliteDnsRepos(store),
+    ...sqliteDnsStatements(store),
     transactor: store,
     audit,
     events: bus,

@@ -4,11 +4,11 @@ import { tempStore } from "../../../tests/helpers/temp_store.ts";
 import { dnsTestService } from "../../../tests/helpers/dns_service.ts";
 import { ConflictError, UnprocessableError } from "../../errors.ts";
 import type { Store } from "../../store/store.ts";
-import { sqliteDnsRepos } from "../dns_repos.ts";
+import { sqliteDnsStatements } from "../dns_repos.ts";
 import { DnsIndex } from "../zone_index.ts";
 
 function setup(store: Store) {
-  const index = new DnsIndex(sqliteDnsRepos(store));
+  const index = new DnsIndex(sqliteDnsStatements(store));
   index.load();
   const t = dnsTestService(store, { index });
   t.service.createZone("alice", { name: "example.com", admin_email: "h@example.com" });

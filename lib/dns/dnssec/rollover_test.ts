@@ -12,7 +12,7 @@ import { dnsTestService } from "../../../tests/helpers/dns_service.ts";
 import type { ManualClock } from "../../clock.ts";
 import { ConflictError, ValidationError } from "../../errors.ts";
 import type { Store } from "../../store/store.ts";
-import { sqliteDnsRepos } from "../dns_repos.ts";
+import { sqliteDnsStatements } from "../dns_repos.ts";
 import type { DnssecKey } from "../dns_service.ts";
 import { DnsIndex } from "../zone_index.ts";
 import { advanceRollovers, maxSignedTtl, publishWait, retireWait } from "./rollover.ts";
@@ -23,7 +23,7 @@ const S = 1000;
 const DAY = 86_400 * S;
 
 function setup(store: Store, clock?: ManualClock) {
-  const index = new DnsIndex(sqliteDnsRepos(store));
+  const index = new DnsIndex(sqliteDnsStatements(store));
   index.load();
   const t = dnsTestService(store, { index, clock, propagationDelay: 600 });
   return { ...t, index };

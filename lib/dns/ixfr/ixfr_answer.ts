@@ -14,10 +14,10 @@ import { nameWire, type WireRecord } from "../encode.ts";
 import type { Query } from "../query.ts";
 import { buildRaw, type EdnsReply, toRecords } from "../response.ts";
 import { T_SOA, type ZoneData } from "../zone_index.ts";
-import type { JournalRepo } from "./journal_repo.ts";
+import type { JournalStatements } from "./journal_repo.ts";
 
 /** What an IXFR answer reads of the journal. */
-export type IxfrJournal = Pick<JournalRepo, "versions" | "entries">;
+export type IxfrJournal = Pick<JournalStatements, "versions" | "entries">;
 
 /** The incremental transfer from `clientSerial` to the served serial of `zone`, or undefined. */
 export function ixfrRecords(

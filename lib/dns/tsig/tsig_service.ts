@@ -14,8 +14,8 @@ import { normalizeZoneName } from "../names.ts";
 import type {
   StoredTsigKey,
   TsigAlgorithm,
-  TsigKeyRepo,
   TsigKeyRow,
+  TsigKeyStatements,
   TsigPermission,
 } from "./key_repo.ts";
 import { secretLength, type TsigKeyring } from "./sign.ts";
@@ -39,7 +39,7 @@ export interface NewTsigKeyInput {
 }
 
 export interface TsigDeps {
-  repo: TsigKeyRepo;
+  repo: TsigKeyStatements;
   transactor: Transactor;
   audit: Pick<AuditLog, "record">;
   events: Pick<EventBus, "emit">;
