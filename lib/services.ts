@@ -24,7 +24,7 @@ import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
 import { parseAcl } from "./dns/acl.ts";
 import { dnsDiagnostics } from "./dns/diagnostics.ts";
-import { sqliteDnsStatements } from "./dns/dns_repos.ts";
+import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
 import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
@@ -156,20 +156,21 @@ async function attestServices(c: Common, system: SystemService, core?: Core) {
 }
 
 /** Zones and records, and the in-memory index the DNS listener answers from. */
-function dnsServices(c: Common, system: SystemService) {
+async function dnsServices(c: Common, system: SystemService) {
   const { config, store } = c;
-  const repos = sqliteDnsStatements(store, config.dns.ixfrJournal);
+  const repos = sqliteDnsRepos(store, config.dns.ixfrJournal);
   const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
-  index.load();
+  await index.load();
   const ctx = {
     ...repos,
-    transactor: store,
+    transactor: SqliteAsync.of(store),
     ...{ audit: c.audit, events: c.events, clock: c.clock },
     nameservers: config.dns.nameservers,
     index,
     propagationDelay: config.dns.dnssec.propagationDelay,
   };
   const dns = new DnsService(ctx);
+  await dns.tsig.keyring.load();
   // Key rollovers advance on this timer (started and stopped with the services).
   const rollover = new RolloverScheduler(ctx, {
     checkMs: config.dns.dnssec.rolloverCheckMs,
@@ -178,10 +179,10 @@ function dnsServices(c: Common, system: SystemService) {
   const dnsResponder = new DnsResponder(index, {
     axfrAllowed: parseAcl(config.dns.axfrAllow),
     rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
-    tsigKeys: repos.tsigKeys,
+    tsigKeys: dns.tsig.keyring,
     updates: dns.updates,
   });
-  system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
+  system.addProbe({ name: "dns", summary: () => index.counts });
   const dnsRuntime = new DnsRuntime();
   const dnsProbe = () => dnsDiagnostics(dnsRuntime, repos.zones, index);
   return { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe };
@@ -236,12 +237,13 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const settings = new SettingsService(settingsRepo, db, audit, events, clock);
   const system = new SystemService(new SqliteSystemRepo(store), clock, opts.commit ?? "unknown");
   const { attest, attestRates, attestSites } = await attestServices(common, system, opts.core);
-  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
+  const dnsParts = await dnsServices(common, system);
+  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
   const attestThreads = new AttestThreadWatch();
   // Synchronous until the tunnel domain is ported (it then awaits settings.serverEndpoint()).
   const serverEndpoint = () => endpointOf((key) => settingsRepo.valueNow(key));
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
-  const backups = backupService(common, { attest, index, jwt, tunnels });
+  const backups = backupService(common, { attest, index, dns, jwt, tunnels });
   const diagnostics = diagnosticsOf(common, {
     tunnels,
     dnsProbe,
@@ -304,10 +306,16 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
  */
 function backupService(
   common: Common,
-  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): void }; tunnels: Tunnels },
+  d: {
+    attest: AttestService;
+    index: DnsIndex;
+    dns: DnsService;
+    jwt: { reload(): void };
+    tunnels: Tunnels;
+  },
 ): BackupService {
   const { config, store, audit, events, clock, log } = common;
-  const { attest, index, jwt, tunnels } = d;
+  const { attest, index, dns, jwt, tunnels } = d;
   return new BackupService({
     repo: new SqliteBackupRepo(store),
     audit,
@@ -321,7 +329,8 @@ function backupService(
       latestSchema: Math.max(...migrations.map((m) => m.version)),
       holdWrites: (fn) => attest.whileWritesHeld(fn),
       async rebuild() {
-        index.load();
+        await index.load();
+        await dns.tsig.keyring.load();
         jwt.reload();
         // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
         await tunnels.reconciler.apply("system").catch((err) =>

@@ -6,9 +6,10 @@
 import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { type Clock, ManualClock } from "../../lib/clock.ts";
 import type { DnsContext, ZoneInvalidator } from "../../lib/dns/dns_context.ts";
-import { sqliteDnsStatements } from "../../lib/dns/dns_repos.ts";
+import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import type { Store } from "../../lib/store/store.ts";
 
 export interface DnsTestOptions<C extends Clock> {
@@ -30,8 +31,8 @@ export function dnsTestService<C extends Clock = ManualClock>(
   const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 2, 14, 12)) as unknown as C;
   const audit = sqliteAuditLog(store, bus, clock);
   const ctx: DnsContext = {
-    ...sqliteDnsStatements(store),
-    transactor: store,
+    ...sqliteDnsRepos(store),
+    transactor: SqliteAsync.of(store),
     audit,
     events: bus,
     clock,

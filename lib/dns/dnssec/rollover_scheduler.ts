@@ -49,13 +49,15 @@ export class RolloverScheduler {
 
   async #pass(): Promise<void> {
     try {
-      advanceRollovers(this.ctx);
+      await advanceRollovers(this.ctx);
     } catch (err) {
       this.#log.error("DNSSEC rollover step failed", { error: err });
     }
-    for (const { zone, days } of this.ctx.zones.zskRotations()) {
+    for (const { zone, days } of await this.ctx.zones.zskRotations()) {
       try {
-        if (!rotationDue(this.ctx.dnssecKeys.list(zone), days, this.ctx.clock.now())) continue;
+        if (!rotationDue(await this.ctx.dnssecKeys.list(zone), days, this.ctx.clock.now())) {
+          continue;
+        }
         const r = await rotateZsk(this.ctx, SYSTEM_ACTOR, zone);
         this.#log.info("DNSSEC ZSK rollover started by automatic rotation", {
           zone,
