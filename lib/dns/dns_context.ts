@@ -63,9 +63,16 @@ export async function zoneOf(ctx: DnsContext, name: string): Promise<ZoneRow> {
 /**
  * After commit: reload the zone's answers, then tell subscribers (NOTIFY to
  * secondaries hangs off the event, so it goes out once this instance answers
- * with the new serial). The service awaits `index.settled()` before it returns.
+ * with the new serial). The service awaits `index.settled()` before it returns. Other
+ * instances hear of the change at commit (`announce`, index_sync.ts).
  */
-export function zoneChanged(ctx: DnsContext, zone: string, action: string, serial: number): void {
+export async function zoneChanged(
+  ctx: DnsContext,
+  zone: string,
+  action: string,
+  serial: number,
+): Promise<void> {
+  await ctx.zones.announce(zone);
   ctx.transactor.afterCommit(() => {
     const emit = () => ctx.events.emit("ZoneChanged", { zone, action, serial });
     if (ctx.index) ctx.index.invalidate(zone).then(emit, emit);

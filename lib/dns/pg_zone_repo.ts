@@ -13,6 +13,21 @@ import {
   zoneTaken,
 } from "./zone_repo.ts";
 
+/** The channel zone changes are announced on; the payload is the zone's name. */
+export const ZONE_CHANNEL = "palisade_dns";
+
+/**
+ * Calls `onZone` with the name of each zone another instance (or this one) changed; the client
+ * listens on a connection of its own and listens again after a reconnect. Resolves once listening.
+ */
+export async function listenZoneChanges(
+  db: PgAsync,
+  onZone: (zone: string) => void,
+): Promise<{ unlisten(): Promise<void> }> {
+  const sub = await db.store.sql.listen(ZONE_CHANNEL, onZone);
+  return { unlisten: () => sub.unlisten() };
+}
+
 export class PgZoneRepo implements ZoneRepo {
   constructor(private readonly db: PgAsync) {}
 
@@ -103,6 +118,17 @@ export class PgZoneRepo implements ZoneRepo {
 
   async delete(name: string): Promise<void> {
     await this.db.sql`DELETE FROM dns_zones WHERE name = ${name}`;
+  }
+
+  async serials(): Promise<{ name: string; serial: number }[]> {
+    const rows = await this.db.sql<{ name: string; serial: number }[]>`
+      SELECT name, serial FROM dns_zones ORDER BY name`;
+    return rows.map((r) => ({ name: r.name, serial: r.serial }));
+  }
+
+  async announce(name: string): Promise<void> {
+    // Inside a transaction PostgreSQL delivers it at commit, and not at all on a rollback.
+    await this.db.sql`SELECT pg_notify(${ZONE_CHANNEL}, ${name})`;
   }
 
   async counts(): Promise<{ zones: number; records: number }> {

@@ -59,7 +59,7 @@ export async function recordBatch(
         );
       }
     }
-    zoneChanged(ctx, z.name, "batch", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "batch", await bumpSerial(ctx, z.name));
     return { success: true as const, results };
   });
 }

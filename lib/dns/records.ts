@@ -118,7 +118,7 @@ export async function createRecord(
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
     const row = await insertRecord(ctx, actor, z, input);
-    zoneChanged(ctx, z.name, "record_created", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "record_created", await bumpSerial(ctx, z.name));
     return toRecord(row);
   });
 }
@@ -134,7 +134,7 @@ export async function updateRecord(
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
     const row = await modifyRecord(ctx, actor, z, id, input);
-    zoneChanged(ctx, z.name, "record_updated", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "record_updated", await bumpSerial(ctx, z.name));
     return toRecord(row);
   });
 }
@@ -149,7 +149,7 @@ export async function deleteRecord(
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
     await removeRecord(ctx, actor, z, id);
-    zoneChanged(ctx, z.name, "record_deleted", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "record_deleted", await bumpSerial(ctx, z.name));
     return { success: true as const, message: `Record "${id}" deleted` };
   });
 }

@@ -67,7 +67,7 @@ export async function importZone(
       resource_type: "dns_zone",
       resource_id: name,
     });
-    zoneChanged(ctx, name, "imported", serial);
+    await zoneChanged(ctx, name, "imported", serial);
     return { zone: name, created, added, skipped, removed, serial };
   });
 }

@@ -295,6 +295,11 @@ export class DnsIndex {
     return this.#generation;
   }
 
+  /** The names of the zones served. */
+  names(): string[] {
+    return [...this.#zones.keys()];
+  }
+
   /** The zone `name` itself, if served. */
   zone(name: string): ZoneData | undefined {
     return this.#zones.get(name);

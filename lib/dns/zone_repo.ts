@@ -65,6 +65,13 @@ export interface ZoneStatements {
   delete(name: string): void;
   /** How many zones and records there are, for the DNS status probe. */
   counts(): { zones: number; records: number };
+  /** Every zone's name and serial, by name: what the index sync polls (index_sync.ts). */
+  serials(): { name: string; serial: number }[];
+  /**
+   * Tells the other instances, at commit, that `name` changed (PostgreSQL: NOTIFY on
+   * "palisade_dns"). Nothing on SQLite, where one process serves the store.
+   */
+  announce(name: string): void;
 }
 
 /** A `dns_zones` row as both engines return it. */
@@ -225,6 +232,14 @@ export class SqliteZoneStatements implements ZoneStatements {
     )!;
     return { zones: r.zones, records: r.records };
   }
+
+  serials(): { name: string; serial: number }[] {
+    return this.store.all<{ name: string; serial: number }>(
+      "SELECT name, serial FROM dns_zones ORDER BY name",
+    ).map((r) => ({ name: r.name, serial: r.serial }));
+  }
+
+  announce(_name: string): void {}
 }
 
 /** The conflict of a second zone of one name, on both engines. */
@@ -284,5 +299,11 @@ export class SqliteZoneRepo implements ZoneRepo {
   }
   counts() {
     return this.db.run(() => this.#s.counts());
+  }
+  serials() {
+    return this.db.run(() => this.#s.serials());
+  }
+  announce(name: string) {
+    return this.db.run(() => this.#s.announce(name));
   }
 }

@@ -117,7 +117,7 @@ export async function createZone(
       resource_id: name,
     });
     await journalStart(ctx, name);
-    zoneChanged(ctx, name, "created", row.serial);
+    await zoneChanged(ctx, name, "created", row.serial);
     return await zoneDetails(ctx, row);
   });
 }
@@ -158,7 +158,7 @@ export async function updateZone(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "updated", serial);
+    await zoneChanged(ctx, z.name, "updated", serial);
     return await zoneDetails(ctx, await zoneOf(ctx, z.name));
   });
 }
@@ -179,7 +179,7 @@ export async function deleteZone(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "deleted", z.serial);
+    await zoneChanged(ctx, z.name, "deleted", z.serial);
     return { success: true as const, message: `Zone "${z.name}" deleted` };
   });
 }

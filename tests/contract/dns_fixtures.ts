@@ -1,5 +1,11 @@
 /** Zones and records for the DNS contract suites, and the repositories of either engine. */
+import { AuditLog } from "../../lib/audit/audit.ts";
+import { PgAuditRepo } from "../../lib/audit/pg_audit_repo.ts";
+import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
+import { ManualClock } from "../../lib/clock.ts";
 import { type DnsRepos, pgDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { DnsService } from "../../lib/dns/dns_service.ts";
+import { EventBus } from "../../lib/events/bus.ts";
 import { SqliteDnssecKeyRepo } from "../../lib/dns/dnssec/key_repo.ts";
 import { type JournalLimits, SqliteJournalRepo } from "../../lib/dns/ixfr/journal_repo.ts";
 import type { RecordRow } from "../../lib/dns/record_repo.ts";
@@ -61,4 +67,22 @@ export function soaRow(zone: string, id = `soa-${zone}`): RecordRow {
 /** Rows as plain objects: SQLite returns them without a prototype. */
 export function plain<T extends object>(rows: T[]): T[] {
   return rows.map((r) => ({ ...r }));
+}
+
+/** The DNS service over the engine's repositories, audit log and transactor, at a fixed time. */
+export function dnsServiceOf(e: Engine): DnsService {
+  const events = new EventBus();
+  const clock = new ManualClock(Date.UTC(2026, 2, 14, 12));
+  const audit = e.pick({
+    sqlite: (db) => sqliteAuditLog(db.store, events, clock),
+    postgres: (db) => new AuditLog(new PgAuditRepo(db), db, events, clock),
+  });
+  return new DnsService({
+    ...dnsReposOf(e),
+    transactor: e.transactor,
+    audit,
+    events,
+    clock,
+    nameservers: ["ns1.{zone}"],
+  });
 }

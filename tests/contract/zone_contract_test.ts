@@ -9,7 +9,7 @@ import { assertEquals, assertRejects } from "../assert.ts";
 import { ConflictError } from "../../lib/errors.ts";
 import { paginateAsync } from "../../lib/paging.ts";
 import type { ZoneListing } from "../../lib/dns/zone_repo.ts";
-import { dnsReposOf, recordRow, soaRow, zoneRow } from "./dns_fixtures.ts";
+import { dnsReposOf, dnsServiceOf, recordRow, soaRow, zoneRow } from "./dns_fixtures.ts";
 import { repoContract } from "./engines.ts";
 
 repoContract("ZoneRepo", {
@@ -153,5 +153,26 @@ repoContract("ZoneRepo", {
     assertEquals([...serials].sort((a, b) => a - b), [101, 102, 103, 104, 105, 106, 107, 108]);
     assertEquals((await zones.get("example.org"))?.serial, 108);
     assertEquals(await records.count("example.org"), 9);
+  },
+
+  "concurrent record writes through the DNS service: distinct, increasing serials": async (e) => {
+    const dns = dnsServiceOf(e);
+    const z = await dns.createZone("t", { name: "example.org", admin_email: "h@example.org" });
+    const writes = Array.from({ length: 6 }, (_, i) =>
+      dns.createRecord("t", "example.org", {
+        domain: `h${i}.example.org`,
+        type: "A",
+        value: `192.0.2.${i + 1}`,
+      }));
+    await Promise.all(writes);
+    // The serial's steps, from the SOA the journal kept of each: one per write, none twice.
+    const { journal } = dnsReposOf(e);
+    const steps = (await journal.versions("example.org")).map((v) => [v.serial_from, v.serial_to]);
+    const serials = [z.serial, ...steps.map(([, to]) => to)];
+    assertEquals(steps.length, 6);
+    assertEquals(steps.every(([from], i) => from === serials[i]), true, JSON.stringify(steps));
+    assertEquals(serials.every((s, i) => i === 0 || s > serials[i - 1]), true);
+    assertEquals((await dns.getZone("example.org")).serial, serials[6]);
+    assertEquals((await dns.getZone("example.org")).records_count, 7);
   },
 });

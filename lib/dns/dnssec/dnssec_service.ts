@@ -193,7 +193,7 @@ async function enable(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "dnssec_enabled", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "dnssec_enabled", await bumpSerial(ctx, z.name));
     return await statusOf(ctx, z.name, true);
   });
 }
@@ -216,7 +216,7 @@ async function disable(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "dnssec_disabled", await bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "dnssec_disabled", await bumpSerial(ctx, z.name));
     return { ...await statusOf(ctx, z.name, false), warning: DISABLE_WARNING };
   });
 }

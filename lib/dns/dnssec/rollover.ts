@@ -192,7 +192,7 @@ export async function rotateZsk(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    announce(ctx, z.name, ["dnssec_rotated"], await bumpSerial(ctx, z.name));
+    await announce(ctx, z.name, ["dnssec_rotated"], await bumpSerial(ctx, z.name));
     return {
       success: true,
       message,
@@ -269,7 +269,7 @@ export async function advanceZone(ctx: DnsContext, zone: string): Promise<Step[]
       });
     }
     const actions = steps.map((s) => `dnssec_key_${WORDS[s.to]}`);
-    announce(ctx, zone, actions, await bumpSerial(ctx, zone));
+    await announce(ctx, zone, actions, await bumpSerial(ctx, zone));
     return steps;
   });
 }
@@ -284,7 +284,13 @@ export async function advanceRollovers(ctx: DnsContext): Promise<number> {
 }
 
 /** After commit: the answer index reloads the zone once, then one `ZoneChanged` per action. */
-function announce(ctx: DnsContext, zone: string, actions: string[], serial: number): void {
+async function announce(
+  ctx: DnsContext,
+  zone: string,
+  actions: string[],
+  serial: number,
+): Promise<void> {
+  await ctx.zones.announce(zone);
   ctx.transactor.afterCommit(() => {
     const emit = () => {
       for (const action of actions) ctx.events.emit("ZoneChanged", { zone, action, serial });
