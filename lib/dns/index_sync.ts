@@ -5,7 +5,9 @@
  * "palisade_dns") and reloads that zone here; a poll of every zone's
  * (name, serial) each `pollMs` catches what a lost notification missed (the
  * LISTEN connection reconnecting), so every instance answers with a new
- * serial within about `pollMs`. Not needed over SQLite (one process).
+ * serial within about `pollMs`. The TSIG keyring, when given, is reloaded with
+ * each poll too, so a key deleted on one instance stops verifying on every
+ * other within about `pollMs`. Not needed over SQLite (one process).
  */
 import { type Logger, silentLogger } from "../log/log.ts";
 import type { ZoneRepo } from "./zone_repo.ts";
@@ -22,6 +24,8 @@ export interface IndexSyncOptions {
   listen?: (onZone: (zone: string) => void) => Promise<{ unlisten(): Promise<void> }>;
   /** Milliseconds between polls of the zones' serials; 1000 when absent. */
   pollMs?: number;
+  /** The in-memory TSIG keys (tsig/keyring.ts), reloaded with each poll. */
+  keyring?: { load(): Promise<void> };
   log?: Logger;
 }
 
@@ -72,6 +76,7 @@ export class DnsIndexSync {
         await this.index.invalidate(name);
       }
       for (const name of this.index.names()) if (!names.has(name)) await this.#reload(name);
+      await this.opts.keyring?.load();
     } catch (err) {
       this.#log.warn("DNS index sync poll failed", { error: err });
     }

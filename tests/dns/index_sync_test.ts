@@ -2,7 +2,7 @@
  * Two instances on one PostgreSQL database (two PgStores, each with its own
  * answer index): a zone change made through one is served by the other within
  * a second, by the NOTIFY of its commit, and by the serial poll alone when no
- * notification arrives (lib/dns/index_sync.ts).
+ * notification arrives; TSIG keys likewise by the poll (lib/dns/index_sync.ts).
  */
 import { assert, assertEquals } from "../assert.ts";
 import { AuditLog } from "../../lib/audit/audit.ts";
@@ -40,6 +40,7 @@ async function instance(url: string, listen: boolean) {
   const sync = new DnsIndexSync(index, repos.zones, {
     listen: listen ? (fn) => listenZoneChanges(db, fn) : undefined,
     pollMs: listen ? 60_000 : 1000,
+    keyring: dns.tsig.keyring,
   });
   await sync.start();
   return {
@@ -89,3 +90,22 @@ for (const listen of [true, false]) {
     assertEquals(b.index.zone(Z), undefined, "the deleted zone is no longer served");
   });
 }
+
+const keyName =
+  "a TSIG key created or deleted through one instance verifies on the other within 1 s";
+Deno.test(keyName, async () => {
+  if (!havePostgres(keyName)) return;
+  await using pg = await startPostgres();
+  await using a = await instance(pg.url, false);
+  await using b = await instance(pg.url, false);
+  const known = () => b.dns.tsig.keyring.withSecret("xfr-key") !== undefined;
+  const within = async (want: boolean) => {
+    for (let i = 0; i < 101 && known() !== want; i++) await new Promise((r) => setTimeout(r, 10));
+    assertEquals(known(), want);
+  };
+  await a.dns.tsig.create("t", { name: "xfr-key", zones: [Z] });
+  assert(a.dns.tsig.keyring.withSecret("xfr-key"), "the writer knows its key at once");
+  await within(true);
+  await a.dns.tsig.delete("t", "xfr-key");
+  await within(false);
+});
