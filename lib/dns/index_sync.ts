@@ -29,9 +29,15 @@ export interface IndexSyncOptions {
   log?: Logger;
 }
 
+/**
+ * A zone reloaded for a serial and still not served (its keys cannot be read, or the store failed
+ * meanwhile) is tried again after this long, not at every poll.
+ */
+const RETRY_MS = 30_000;
+
 export class DnsIndexSync {
-  /** Per zone, the stored serial last reloaded for, so a zone that cannot load is not retried each poll. */
-  readonly #tried = new Map<string, number>();
+  /** Per zone, the stored serial last reloaded for and when. */
+  readonly #tried = new Map<string, { serial: number; at: number }>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #polling: Promise<void> | undefined;
@@ -71,8 +77,10 @@ export class DnsIndexSync {
       const stored = await this.zones.serials();
       const names = new Set(stored.map((z) => z.name));
       for (const { name, serial } of stored) {
-        if (this.index.zone(name)?.serial === serial || this.#tried.get(name) === serial) continue;
-        this.#tried.set(name, serial);
+        if (this.index.zone(name)?.serial === serial) continue;
+        const tried = this.#tried.get(name);
+        if (tried?.serial === serial && Date.now() - tried.at < RETRY_MS) continue;
+        this.#tried.set(name, { serial, at: Date.now() });
         await this.index.invalidate(name);
       }
       for (const name of this.index.names()) if (!names.has(name)) await this.#reload(name);
