@@ -3,27 +3,18 @@ import { AuditLog } from "../../lib/audit/audit.ts";
 import { PgAuditRepo } from "../../lib/audit/pg_audit_repo.ts";
 import { sqliteAuditLog } from "../../lib/audit/sqlite_audit.ts";
 import { ManualClock } from "../../lib/clock.ts";
-import { type DnsRepos, pgDnsRepos } from "../../lib/dns/dns_repos.ts";
+import { type DnsRepos, pgDnsRepos, sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { EventBus } from "../../lib/events/bus.ts";
-import { SqliteDnssecKeyRepo } from "../../lib/dns/dnssec/key_repo.ts";
-import { type JournalLimits, SqliteJournalRepo } from "../../lib/dns/ixfr/journal_repo.ts";
+import type { JournalLimits } from "../../lib/dns/ixfr/journal_repo.ts";
 import type { RecordRow } from "../../lib/dns/record_repo.ts";
-import { SqliteRecordRepo } from "../../lib/dns/record_repo.ts";
-import { SqliteTsigKeyRepo } from "../../lib/dns/tsig/key_repo.ts";
-import { SqliteZoneRepo, type ZoneRow } from "../../lib/dns/zone_repo.ts";
+import type { ZoneRow } from "../../lib/dns/zone_repo.ts";
 import type { Engine } from "./engines.ts";
 
 /** Every DNS repository of the case's engine. */
 export function dnsReposOf(e: Engine, journal?: JournalLimits): DnsRepos {
   return e.pick<DnsRepos>({
-    sqlite: (db) => ({
-      zones: new SqliteZoneRepo(db),
-      records: new SqliteRecordRepo(db),
-      dnssecKeys: new SqliteDnssecKeyRepo(db),
-      journal: new SqliteJournalRepo(db, journal),
-      tsigKeys: new SqliteTsigKeyRepo(db),
-    }),
+    sqlite: (db) => sqliteDnsRepos(db.store, journal),
     postgres: (db) => pgDnsRepos(db, journal),
   });
 }
