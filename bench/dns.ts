@@ -22,6 +22,7 @@ import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
 import { EventBus } from "../lib/events/bus.ts";
 import { ATTEST_STORE_TUNING } from "../lib/attest/store_tuning.ts";
+import { SqliteAsync } from "../lib/store/sqlite_async.ts";
 import { Store } from "../lib/store/store.ts";
 import { startDnsListener } from "../server/listeners/dns/listener.ts";
 import { startNsd } from "../tests/dns/nsd.ts";
@@ -132,16 +133,16 @@ const repos = sqliteDnsRepos(store);
 const index = new DnsIndex(repos);
 const service = new DnsService({
   ...repos,
-  transactor: store,
+  transactor: SqliteAsync.of(store),
   audit: sqliteAuditLog(store, bus, systemClock),
   events: bus,
   clock: systemClock,
   nameservers: ["ns1.{zone}"],
   index,
 });
-service.importZone("bench", ZONE, zoneText());
-index.load();
-const exported = service.exportZone(ZONE);
+await service.importZone("bench", ZONE, zoneText());
+await index.load();
+const exported = await service.exportZone(ZONE);
 const queries = `${dir}/queries.txt`;
 await Deno.writeTextFile(queries, queryFile());
 
@@ -153,7 +154,7 @@ try {
   await using nsd = await startNsd([{ name: ZONE, text: exported }], { minimalResponses: false });
   console.log(
     `zone ${ZONE}: ${
-      service.getZone(ZONE).records_count
+      (await service.getZone(ZONE)).records_count
     } records; ${seconds} s per run, ${clients} clients`,
   );
   await warmUp(listener.addr.port, queries);

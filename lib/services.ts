@@ -22,15 +22,9 @@ import type { UserService } from "./auth/users.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
-import { parseAcl } from "./dns/acl.ts";
-import { dnsDiagnostics } from "./dns/diagnostics.ts";
-import { sqliteDnsRepos } from "./dns/dns_repos.ts";
 import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
-import { RolloverScheduler } from "./dns/dnssec/rollover_scheduler.ts";
 import { DnsResponder } from "./dns/responder.ts";
-import { rrlFor } from "./dns/rrl.ts";
-import { DnsIndex } from "./dns/zone_index.ts";
 import { EventBus } from "./events/bus.ts";
 import type { HostDriver } from "./host/driver.ts";
 import type { Logger } from "./log/log.ts";
@@ -39,12 +33,13 @@ import { migrations } from "./store/migrations/mod.ts";
 import type { Diagnostics } from "./system/diagnostics.ts";
 import type { SystemService } from "./system/system.ts";
 import type { Tunnels } from "./tunnel/tunnels.ts";
-import { sqliteStoreOf, type StoreEngine } from "./store/engine.ts";
+import type { StoreEngine } from "./store/engine.ts";
 import { auditLogOf, coreServices } from "./compose/core.ts";
 import { startHousekeeping } from "./compose/housekeeping.ts";
 import type { Common } from "./compose/common.ts";
 import { backupService, consoleService, diagnosticsOf } from "./compose/support.ts";
 import { tunnelServices } from "./compose/tunnels.ts";
+import { dnsServices } from "./compose/dns.ts";
 
 export interface Services {
   config: Config;
@@ -104,39 +99,6 @@ export interface ServiceOptions {
   driver?: HostDriver;
 }
 
-/** Zones and records, and the in-memory index the DNS listener answers from. */
-function dnsServices(c: Common, system: SystemService) {
-  const { config } = c;
-  const store = sqliteStoreOf(c.engine);
-  const repos = sqliteDnsRepos(store, config.dns.ixfrJournal);
-  const index = new DnsIndex(repos, c.log.child({ service: "dns" }));
-  index.load();
-  const ctx = {
-    ...repos,
-    transactor: store,
-    ...{ audit: c.audit, events: c.events, clock: c.clock },
-    nameservers: config.dns.nameservers,
-    index,
-    propagationDelay: config.dns.dnssec.propagationDelay,
-  };
-  const dns = new DnsService(ctx);
-  // Key rollovers advance on this timer (started and stopped with the services).
-  const rollover = new RolloverScheduler(ctx, {
-    checkMs: config.dns.dnssec.rolloverCheckMs,
-    log: c.log.child({ service: "dnssec" }),
-  });
-  const dnsResponder = new DnsResponder(index, {
-    axfrAllowed: parseAcl(config.dns.axfrAllow),
-    rrl: rrlFor(config.dns.rrl, config.dnsListen.hostname),
-    tsigKeys: repos.tsigKeys,
-    updates: dns.updates,
-  });
-  system.addProbe({ name: "dns", summary: () => repos.zones.counts() });
-  const dnsRuntime = new DnsRuntime();
-  const dnsProbe = () => dnsDiagnostics(dnsRuntime, repos.zones, index);
-  return { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe };
-}
-
 /** Builds every service; starts only cheap timers. */
 export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { config, engine, log } = opts;
@@ -152,12 +114,13 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   });
   const attestParts = await attestServices({ ...common, engine }, system, opts.core);
   const { attest, attestSqlite, attestRates, attestSites } = attestParts;
-  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsServices(common, system);
+  const dnsParts = await dnsServices(common, system, cluster.elector);
+  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
   const attestThreads = new AttestThreadWatch();
   const serverEndpoint = () => settings.serverEndpoint();
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
   const backups = engine.kind === "sqlite"
-    ? backupService(common, engine.store, { attest: attestSqlite!, index, jwt, tunnels })
+    ? backupService(common, engine.store, { attest: attestSqlite!, index, dns, jwt, tunnels })
     : externalBackups();
   const diagnostics = diagnosticsOf(common, {
     tunnels,
@@ -201,6 +164,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       attestRates.start();
       attestSites.history.start();
       rollover.start();
+      await dnsParts.sync?.start();
       await tunnels.start();
     },
     async stop() {
@@ -208,6 +172,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
       attestRates.stop();
       attestSites.history.stop();
       await rollover.stop();
+      await dnsParts.sync?.stop();
       attestParts.close();
       await tunnels.stop();
       await cluster.stop();

@@ -19,9 +19,9 @@ export const NewZoneBody = z.object({
 type Values = z.infer<typeof NewZoneBody>;
 
 /** Creates the zone; returns its page with its notice. */
-export function createZone(ctx: SignedInContext, values: Values): string {
+export async function createZone(ctx: SignedInContext, values: Values): Promise<string> {
   const nameservers = parseNameservers(values.nameservers);
-  const zone = ctx.services.dns.createZone(ctx.auth.user.username, {
+  const zone = await ctx.services.dns.createZone(ctx.auth.user.username, {
     name: values.name,
     admin_email: values.admin_email,
     default_ttl: optionalInt(values, "default_ttl"),

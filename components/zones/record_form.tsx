@@ -29,8 +29,12 @@ function ownerName(input: string, zone: string): string {
 }
 
 /** Adds the record; returns the zone's page with its notice. */
-export function addRecord(ctx: SignedInContext, zone: string, values: Values): string {
-  ctx.services.dns.createRecord(ctx.auth.user.username, zone, {
+export async function addRecord(
+  ctx: SignedInContext,
+  zone: string,
+  values: Values,
+): Promise<string> {
+  await ctx.services.dns.createRecord(ctx.auth.user.username, zone, {
     domain: ownerName(values.domain, zone),
     type: values.type,
     value: values.value,

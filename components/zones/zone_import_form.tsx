@@ -17,13 +17,13 @@ export const ImportBody = z.object({
 });
 
 /** Imports the upload, else the pasted text; returns the zone's page reporting the counts. */
-export function importZoneFile(
+export async function importZoneFile(
   ctx: SignedInContext,
   zone: string,
   body: z.infer<typeof ImportBody>,
-): string {
+): Promise<string> {
   const text = body.file.trim() ? body.file : body.text;
-  const r = ctx.services.dns.importZone(ctx.auth.user.username, zone, text, {
+  const r = await ctx.services.dns.importZone(ctx.auth.user.username, zone, text, {
     replace: body.replace === "true",
   });
   return `/zones/${encodeURIComponent(r.zone)}?done=imported&added=${r.added}&skipped=${r.skipped}`;

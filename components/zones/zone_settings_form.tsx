@@ -45,10 +45,14 @@ export function zoneSettingsOf(z: ZoneDetails): Record<string, string> {
 }
 
 /** Saves the settings; returns the zone's page with its notice. */
-export function updateZoneSettings(ctx: SignedInContext, zone: string, values: Values): string {
+export async function updateZoneSettings(
+  ctx: SignedInContext,
+  zone: string,
+  values: Values,
+): Promise<string> {
   const timers: Record<string, number | undefined> = {};
   for (const k of TIMERS) timers[k] = optionalInt(values, k);
-  ctx.services.dns.updateZone(ctx.auth.user.username, zone, {
+  await ctx.services.dns.updateZone(ctx.auth.user.username, zone, {
     admin_email: values.admin_email,
     nameservers: parseNameservers(values.nameservers),
     ...timers,

@@ -28,10 +28,16 @@ import type { Common } from "./common.ts";
 export function backupService(
   common: Common,
   store: Store,
-  d: { attest: AttestService; index: DnsIndex; jwt: { reload(): Promise<void> }; tunnels: Tunnels },
+  d: {
+    attest: AttestService;
+    index: DnsIndex;
+    dns: DnsService;
+    jwt: { reload(): Promise<void> };
+    tunnels: Tunnels;
+  },
 ): BackupService {
   const { config, audit, events, clock, log } = common;
-  const { attest, index, jwt, tunnels } = d;
+  const { attest, index, dns, jwt, tunnels } = d;
   return new BackupService({
     repo: new SqliteBackupRepo(store),
     audit,
@@ -45,7 +51,8 @@ export function backupService(
       latestSchema: Math.max(...migrations.map((m) => m.version)),
       holdWrites: (fn) => attest.whileWritesHeld(fn),
       async rebuild() {
-        index.load();
+        await index.load();
+        await dns.tsig.keyring.load();
         await jwt.reload();
         // The rows are restored whatever the host says; drift stays visible in /reconcile/plan.
         await tunnels.reconciler.apply("system").catch((err) =>

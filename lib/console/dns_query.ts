@@ -21,11 +21,11 @@ export interface DnsQueryResult {
 }
 
 /** The responder's answer to `name`/`type` class IN, or null when it sends none. */
-export function dnsQuery(
+export async function dnsQuery(
   responder: Pick<DnsResponder, "tcp">,
   name: string,
   type: string,
-): DnsQueryResult | null {
+): Promise<DnsQueryResult | null> {
   const t = normalizeType(type, "parameters.type");
   if (REFUSED_TYPES.has(t)) {
     throw new ValidationError(
@@ -41,7 +41,7 @@ export function dnsQuery(
       questions: [{ name: name || ".", type: t, class: "IN" }],
     }),
   );
-  const [reply] = responder.tcp(msg, "127.0.0.1");
+  const [reply] = await responder.tcp(msg, "127.0.0.1");
   if (!reply) return null;
   const p = dnsPacket.decode(Buffer.from(reply));
   return {

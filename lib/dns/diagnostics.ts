@@ -23,8 +23,8 @@ function listenerCheck(runtime: DnsRuntime): Check {
   );
 }
 
-function zonesCheck(zones: Pick<ZoneRepo, "names">, index: DnsIndex): Check {
-  const stored = zones.names();
+async function zonesCheck(zones: Pick<ZoneRepo, "names">, index: DnsIndex): Promise<Check> {
+  const stored = await zones.names();
   const missing = stored.filter((z) => !index.zone(z));
   const serials = Object.fromEntries(
     stored.flatMap((z) => {
@@ -64,11 +64,11 @@ function notifyCheck(runtime: DnsRuntime): Check {
   );
 }
 
-export function dnsDiagnostics(
+export async function dnsDiagnostics(
   runtime: DnsRuntime,
   zones: Pick<ZoneRepo, "names">,
   index: DnsIndex,
-): SubsystemReport {
-  const checks = [listenerCheck(runtime), zonesCheck(zones, index), notifyCheck(runtime)];
+): Promise<SubsystemReport> {
+  const checks = [listenerCheck(runtime), await zonesCheck(zones, index), notifyCheck(runtime)];
   return { subsystem: "dns", status: worstStatus(checks), checks };
 }

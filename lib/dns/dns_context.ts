@@ -7,7 +7,7 @@ import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import { NotFoundError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
-import type { Transactor } from "../store/transactor.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { normalizeZoneName } from "./names.ts";
 import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
 import type { JournalRepo } from "./ixfr/journal_repo.ts";
@@ -17,7 +17,10 @@ import type { ZoneRepo, ZoneRow } from "./zone_repo.ts";
 
 /** Told after a commit that a zone's data changed, so answers follow the store. */
 export interface ZoneInvalidator {
-  invalidate(zone: string): void;
+  /** Reloads the zone from the store; settles once the answers follow it. */
+  invalidate(zone: string): Promise<void>;
+  /** Settles once every reload started so far has ended. */
+  settled(): Promise<void>;
 }
 
 export interface DnsContext {
@@ -27,8 +30,8 @@ export interface DnsContext {
   /** The IXFR journal, written with every serial step (ixfr/journal_write.ts). */
   journal: JournalRepo;
   tsigKeys: TsigKeyRepo;
-  transactor: Transactor;
-  audit: Pick<AuditLog, "record">;
+  transactor: AsyncTransactor;
+  audit: Pick<AuditLog, "add">;
   events: Pick<EventBus, "emit">;
   clock: Clock;
   /**
@@ -45,23 +48,35 @@ export interface DnsContext {
 }
 
 /** The zone `name` as given in a path; NotFoundError when it is absent or no valid name. */
-export function zoneOf(ctx: DnsContext, name: string): ZoneRow {
+export async function zoneOf(ctx: DnsContext, name: string): Promise<ZoneRow> {
   let key: string;
   try {
     key = normalizeZoneName(name, "name");
   } catch {
     throw new NotFoundError(`Zone "${name}" not found`);
   }
-  const z = ctx.zones.get(key);
+  const z = await ctx.zones.get(key);
   if (!z) throw new NotFoundError(`Zone "${name}" not found`);
   return z;
 }
 
-/** After commit: reload the zone's answers, then tell subscribers. */
-export function zoneChanged(ctx: DnsContext, zone: string, action: string, serial: number): void {
+/**
+ * After commit: reload the zone's answers, then tell subscribers (NOTIFY to
+ * secondaries hangs off the event, so it goes out once this instance answers
+ * with the new serial). The service awaits `index.settled()` before it returns. Other
+ * instances hear of the change at commit (`announce`, index_sync.ts).
+ */
+export async function zoneChanged(
+  ctx: DnsContext,
+  zone: string,
+  action: string,
+  serial: number,
+): Promise<void> {
+  await ctx.zones.announce(zone);
   ctx.transactor.afterCommit(() => {
-    ctx.index?.invalidate(zone);
-    ctx.events.emit("ZoneChanged", { zone, action, serial });
+    const emit = () => ctx.events.emit("ZoneChanged", { zone, action, serial });
+    if (ctx.index) ctx.index.invalidate(zone).then(emit, emit);
+    else emit();
   });
 }
 

@@ -69,38 +69,47 @@ export class DnsService {
     this.updates = new DnsUpdater(ctx);
   }
 
+  /** `change`'s result once the answer index follows it (the reload runs after the commit). */
+  async #settled<T>(change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      await this.ctx.index?.settled();
+    }
+  }
+
   /** Every zone with its record count, by name. */
-  listZones(): ZoneSummary[] {
+  listZones(): Promise<ZoneSummary[]> {
     return listZones(this.ctx);
   }
 
   /** GET /zones: a page of zones by name, with the total (docs/api.md, "Pagination"). */
-  listZonePage(req: PageRequest): { zones: ZoneSummary[] } & PageInfo {
+  listZonePage(req: PageRequest): Promise<{ zones: ZoneSummary[] } & PageInfo> {
     return listZonePage(this.ctx, req);
   }
 
   /** One zone with all fields; NotFoundError when absent. */
-  getZone(name: string): ZoneDetails {
+  getZone(name: string): Promise<ZoneDetails> {
     return getZone(this.ctx, name);
   }
 
   /** Creates a zone with its SOA (records_count 1) and the configured apex NS. */
-  createZone(actor: string, input: CreateZoneInput): ZoneDetails {
-    return createZone(this.ctx, actor, input);
+  createZone(actor: string, input: CreateZoneInput): Promise<ZoneDetails> {
+    return this.#settled(createZone(this.ctx, actor, input));
   }
 
   /** Updates SOA fields and nameservers; bumps the serial. */
-  updateZone(actor: string, name: string, input: UpdateZoneInput): ZoneDetails {
-    return updateZone(this.ctx, actor, name, input);
+  updateZone(actor: string, name: string, input: UpdateZoneInput): Promise<ZoneDetails> {
+    return this.#settled(updateZone(this.ctx, actor, name, input));
   }
 
   /** Deletes a zone and all its records. */
-  deleteZone(actor: string, name: string): { success: true; message: string } {
-    return deleteZone(this.ctx, actor, name);
+  deleteZone(actor: string, name: string): Promise<{ success: true; message: string }> {
+    return this.#settled(deleteZone(this.ctx, actor, name));
   }
 
   /** The zone's records (SOA first), optionally only those of `type`. */
-  listRecords(zone: string, type?: string): { zone: string; records: DnsRecord[] } {
+  listRecords(zone: string, type?: string): Promise<{ zone: string; records: DnsRecord[] }> {
     return listRecords(this.ctx, zone, type);
   }
 
@@ -109,28 +118,37 @@ export class DnsService {
     zone: string,
     type: string | undefined,
     req: PageRequest,
-  ): { zone: string; records: DnsRecord[] } & PageInfo {
+  ): Promise<{ zone: string; records: DnsRecord[] } & PageInfo> {
     return listRecordPage(this.ctx, zone, type, req);
   }
 
   /** One record; NotFoundError when the zone or the record is absent. */
-  getRecord(zone: string, id: string): DnsRecord {
+  getRecord(zone: string, id: string): Promise<DnsRecord> {
     return getRecord(this.ctx, zone, id);
   }
 
   /** Creates a record after validating its data and the zone rules. */
-  createRecord(actor: string, zone: string, input: CreateRecordInput): DnsRecord {
-    return createRecord(this.ctx, actor, zone, input);
+  createRecord(actor: string, zone: string, input: CreateRecordInput): Promise<DnsRecord> {
+    return this.#settled(createRecord(this.ctx, actor, zone, input));
   }
 
   /** Changes a record's value and/or TTL. */
-  updateRecord(actor: string, zone: string, id: string, input: UpdateRecordInput): DnsRecord {
-    return updateRecord(this.ctx, actor, zone, id, input);
+  updateRecord(
+    actor: string,
+    zone: string,
+    id: string,
+    input: UpdateRecordInput,
+  ): Promise<DnsRecord> {
+    return this.#settled(updateRecord(this.ctx, actor, zone, id, input));
   }
 
   /** Deletes a record; the SOA cannot be deleted. */
-  deleteRecord(actor: string, zone: string, id: string): { success: true; message: string } {
-    return deleteRecord(this.ctx, actor, zone, id);
+  deleteRecord(
+    actor: string,
+    zone: string,
+    id: string,
+  ): Promise<{ success: true; message: string }> {
+    return this.#settled(deleteRecord(this.ctx, actor, zone, id));
   }
 
   /** Applies all operations in one transaction, or none (throws BatchError). */
@@ -138,12 +156,12 @@ export class DnsService {
     actor: string,
     zone: string,
     operations: BatchOperation[],
-  ): { success: true; results: BatchResult[] } {
-    return recordBatch(this.ctx, actor, zone, operations);
+  ): Promise<{ success: true; results: BatchResult[] }> {
+    return this.#settled(recordBatch(this.ctx, actor, zone, operations));
   }
 
   /** The zone as an RFC 1035 master file. */
-  exportZone(zone: string): string {
+  exportZone(zone: string): Promise<string> {
     return exportZone(this.ctx, zone);
   }
 
@@ -153,22 +171,22 @@ export class DnsService {
     zone: string,
     text: string,
     opts: { replace?: boolean } = {},
-  ): ImportResult {
-    return importZone(this.ctx, actor, zone, text, opts);
+  ): Promise<ImportResult> {
+    return this.#settled(importZone(this.ctx, actor, zone, text, opts));
   }
 
   /** The zone's DNSSEC keys and the DS records for its parent. */
-  dnssecStatus(zone: string, query?: KeyPageQuery): DnssecStatus {
+  dnssecStatus(zone: string, query?: KeyPageQuery): Promise<DnssecStatus> {
     return dnssecStatus(this.ctx, zone, query);
   }
 
   /** Turns DNSSEC on (new or kept KSK and ZSK) or off (keys kept); see dnssec/dnssec_service.ts. */
   setDnssec(actor: string, zone: string, input: DnssecInput): Promise<DnssecStatus> {
-    return setDnssec(this.ctx, actor, zone, input);
+    return this.#settled(setDnssec(this.ctx, actor, zone, input));
   }
 
   /** Starts a ZSK pre-publish rollover; see dnssec/rollover.ts. */
   rotateDnssec(actor: string, zone: string): Promise<RotateResult> {
-    return rotateZsk(this.ctx, actor, zone);
+    return this.#settled(rotateZsk(this.ctx, actor, zone));
   }
 }

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import {
@@ -12,7 +12,14 @@ import type { Store } from "../store/store.ts";
 
 function setup(store: Store) {
   const invalidated: string[] = [];
-  const t = dnsTestService(store, { index: { invalidate: (z) => invalidated.push(z) } });
+  const index = {
+    invalidate: (z: string) => {
+      invalidated.push(z);
+      return Promise.resolve();
+    },
+    settled: () => Promise.resolve(),
+  };
+  const t = dnsTestService(store, { index });
   return { ...t, invalidated };
 }
 
@@ -21,29 +28,35 @@ const zone = { name: "Example.COM.", admin_email: "hostmaster@example.com" };
 Deno.test("createZone() normalizes the name and gives a zone with its SOA only and the configured NS", async () => {
   await using t = await tempStore();
   const { service, events, invalidated } = setup(t.store);
-  const z = service.createZone("alice", zone);
+  const z = await service.createZone("alice", zone);
   assertEquals(z.name, "example.com");
   assertEquals(z.records_count, 1);
   assertEquals(z.nameservers, ["ns1.example.com", "ns.provider.net"]);
   assertEquals(z.dnssec_enabled, false);
   assertEquals(z.serial, 2026031400);
   assertEquals(z.created_at, "2026-03-14T12:00:00.000Z");
-  const recs = service.listRecords("example.com").records;
+  const recs = (await service.listRecords("example.com")).records;
   assertEquals(recs.map((r) => [r.domain, r.type, r.value]), [[
     "example.com",
     "SOA",
     "ns1.example.com. hostmaster.example.com. 2026031400 3600 900 1209600 300",
   ]]);
-  assertEquals(service.listZones().map((s) => [s.name, s.records_count]), [["example.com", 1]]);
+  assertEquals((await service.listZones()).map((s) => [s.name, s.records_count]), [[
+    "example.com",
+    1,
+  ]]);
   assertEquals(invalidated, ["example.com"]);
   assert(events.some((e) => e.type === "ZoneChanged" && e.payload.action === "created"));
-  assertThrows(
+  await assertRejects(
     () => service.createZone("alice", zone),
     ConflictError,
     'Zone "example.com" already exists',
   );
-  assertThrows(() => service.createZone("alice", { ...zone, name: "bad..name" }), ValidationError);
-  assertThrows(
+  await assertRejects(
+    () => service.createZone("alice", { ...zone, name: "bad..name" }),
+    ValidationError,
+  );
+  await assertRejects(
     () => service.createZone("alice", { ...zone, name: "x.test", admin_email: "nope" }),
     ValidationError,
   );
@@ -52,49 +65,52 @@ Deno.test("createZone() normalizes the name and gives a zone with its SOA only a
 Deno.test("createZone() and updateZone() bound the SOA timers", async () => {
   await using t = await tempStore();
   const { service } = setup(t.store);
-  const e = assertThrows(
+  const e = await assertRejects(
     () => service.createZone("a", { ...zone, refresh: 10 }),
     ValidationError,
   ) as ValidationError;
   assertEquals(e.field, "refresh");
-  assertThrows(
+  await assertRejects(
     () => service.createZone("a", { ...zone, retry: 7200, refresh: 3600 }),
     UnprocessableError,
   );
-  assertThrows(() => service.createZone("a", { ...zone, minimum: 90000 }), ValidationError);
-  service.createZone("a", zone);
-  const u = service.updateZone("a", "example.com", { refresh: 7200, minimum: 60 });
+  await assertRejects(() => service.createZone("a", { ...zone, minimum: 90000 }), ValidationError);
+  await service.createZone("a", zone);
+  const u = await service.updateZone("a", "example.com", { refresh: 7200, minimum: 60 });
   assertEquals([u.refresh, u.minimum, u.serial], [7200, 60, 2026031401]);
-  assertThrows(() => service.updateZone("a", "example.com", { expire: 100 }), ValidationError);
-  assertThrows(() => service.updateZone("a", "nope.com", {}), NotFoundError);
+  await assertRejects(
+    () => service.updateZone("a", "example.com", { expire: 100 }),
+    ValidationError,
+  );
+  await assertRejects(() => service.updateZone("a", "nope.com", {}), NotFoundError);
 });
 
 /** A zone holding www (A), an apex MX, a CNAME, a delegation and its glue: six records with the SOA. */
-function seeded(store: Store) {
+async function seeded(store: Store) {
   const { service } = setup(store);
-  service.createZone("a", zone);
-  const www = service.createRecord("a", "example.com", {
+  await service.createZone("a", zone);
+  const www = await service.createRecord("a", "example.com", {
     domain: "www.example.com.",
     type: "a",
     value: "192.0.2.1",
   });
-  const mx = service.createRecord("a", "example.com", {
+  const mx = await service.createRecord("a", "example.com", {
     domain: "@",
     type: "MX",
     value: "10 mail.example.com",
     ttl: 300,
   });
-  service.createRecord("a", "example.com", {
+  await service.createRecord("a", "example.com", {
     domain: "alias.example.com",
     type: "CNAME",
     value: "www.example.com",
   });
-  service.createRecord("a", "example.com", {
+  await service.createRecord("a", "example.com", {
     domain: "sub.example.com",
     type: "NS",
     value: "ns.sub.example.com",
   });
-  service.createRecord("a", "example.com", {
+  await service.createRecord("a", "example.com", {
     domain: "ns.sub.example.com",
     type: "A",
     value: "192.0.2.53",
@@ -104,7 +120,7 @@ function seeded(store: Store) {
 
 Deno.test("createRecord() normalizes owner, type and value and defaults the TTL", async () => {
   await using t = await tempStore();
-  const { service, www, mx } = seeded(t.store);
+  const { service, www, mx } = await seeded(t.store);
   assertEquals([www.domain, www.type, www.value, www.ttl], [
     "www.example.com",
     "A",
@@ -113,44 +129,52 @@ Deno.test("createRecord() normalizes owner, type and value and defaults the TTL"
   ]);
   assertMatch(www.id, /^[0-9a-f-]{36}$/);
   assertEquals(mx.value, "10 mail.example.com.");
-  assertEquals(service.getZone("example.com").records_count, 6);
-  assertEquals(service.listRecords("example.com", "mx").records.map((r) => r.id), [mx.id]);
+  assertEquals((await service.getZone("example.com")).records_count, 6);
+  assertEquals((await service.listRecords("example.com", "mx")).records.map((r) => r.id), [mx.id]);
 });
 
 Deno.test("createRecord() refuses duplicates and enforces CNAME exclusivity", async () => {
   await using t = await tempStore();
-  const { service } = seeded(t.store);
+  const { service } = await seeded(t.store);
   const create = (domain: string, type: string, value: string) => () =>
     service.createRecord("a", "example.com", { domain, type, value });
-  assertThrows(create("www.example.com", "A", "192.0.2.1"), ConflictError, "already exists");
-  assertThrows(
+  await assertRejects(create("www.example.com", "A", "192.0.2.1"), ConflictError, "already exists");
+  await assertRejects(
     create("www.example.com", "CNAME", "x.example.net"),
     ConflictError,
     'Record "www.example.com" of type "CNAME" conflicts with existing data',
   );
-  assertThrows(
+  await assertRejects(
     create("alias.example.com", "TXT", "x"),
     ConflictError,
     "conflicts with an existing CNAME",
   );
-  assertThrows(create("example.com", "CNAME", "x.example.net"), ConflictError);
+  await assertRejects(create("example.com", "CNAME", "x.example.net"), ConflictError);
 });
 
 Deno.test("createRecord() refuses names outside the zone, bad data, apex NS and data below a delegation", async () => {
   await using t = await tempStore();
-  const { service } = seeded(t.store);
+  const { service } = await seeded(t.store);
   const create = (domain: string, type: string, value: string, ttl?: number) => () =>
     service.createRecord("a", "example.com", { domain, type, value, ttl });
-  assertThrows(create("www.example.org", "A", "192.0.2.1"), UnprocessableError, "outside zone");
-  assertThrows(create("x.example.com", "A", "300.1.1.1"), ValidationError);
-  assertThrows(create("x.example.com", "A", "1.1.1.1", -1), ValidationError);
-  assertThrows(create("example.com", "NS", "ns9.example.net"), UnprocessableError, "nameservers");
-  assertThrows(
+  await assertRejects(
+    create("www.example.org", "A", "192.0.2.1"),
+    UnprocessableError,
+    "outside zone",
+  );
+  await assertRejects(create("x.example.com", "A", "300.1.1.1"), ValidationError);
+  await assertRejects(create("x.example.com", "A", "1.1.1.1", -1), ValidationError);
+  await assertRejects(
+    create("example.com", "NS", "ns9.example.net"),
+    UnprocessableError,
+    "nameservers",
+  );
+  await assertRejects(
     create("x.sub.example.com", "TXT", "hidden"),
     UnprocessableError,
     "below the delegation",
   );
-  assertThrows(
+  await assertRejects(
     () =>
       service.createRecord("a", "nope.com", {
         domain: "x.nope.com",
@@ -163,42 +187,46 @@ Deno.test("createRecord() refuses names outside the zone, bad data, apex NS and 
 
 Deno.test("errors name the field a form shows them at", async () => {
   await using t = await tempStore();
-  const { service, www } = seeded(t.store);
-  const fieldOf = (fn: () => unknown) => (assertThrows(fn) as DomainError).field;
+  const { service, www } = await seeded(t.store);
+  const fieldOf = async (fn: () => Promise<unknown>) =>
+    ((await assertRejects(fn)) as DomainError).field;
   const create = (domain: string, type: string, value: string, ttl?: number) => () =>
     service.createRecord("a", "example.com", { domain, type, value, ttl });
-  assertEquals(fieldOf(create("www.example.org", "A", "192.0.2.1")), "domain");
-  assertEquals(fieldOf(create("bad..name.example.com", "A", "192.0.2.1")), "domain");
-  assertEquals(fieldOf(create("x.example.com", "A", "300.1.1.1")), "value");
-  assertEquals(fieldOf(create("x.example.com", "A", "1.1.1.1", -1)), "ttl");
-  assertEquals(fieldOf(create("x.example.com", "NOPE", "1")), "type");
-  assertEquals(fieldOf(() => service.createZone("a", zone)), "name");
-  assertEquals(fieldOf(() => service.createZone("a", { ...zone, name: "bad..name" })), "name");
+  assertEquals(await fieldOf(create("www.example.org", "A", "192.0.2.1")), "domain");
+  assertEquals(await fieldOf(create("bad..name.example.com", "A", "192.0.2.1")), "domain");
+  assertEquals(await fieldOf(create("x.example.com", "A", "300.1.1.1")), "value");
+  assertEquals(await fieldOf(create("x.example.com", "A", "1.1.1.1", -1)), "ttl");
+  assertEquals(await fieldOf(create("x.example.com", "NOPE", "1")), "type");
+  assertEquals(await fieldOf(() => service.createZone("a", zone)), "name");
   assertEquals(
-    fieldOf(() => service.createZone("a", { ...zone, admin_email: "nope" })),
+    await fieldOf(() => service.createZone("a", { ...zone, name: "bad..name" })),
+    "name",
+  );
+  assertEquals(
+    await fieldOf(() => service.createZone("a", { ...zone, admin_email: "nope" })),
     "admin_email",
   );
-  assertEquals(fieldOf(() => service.updateZone("a", "example.com", { retry: 1 })), "retry");
+  assertEquals(await fieldOf(() => service.updateZone("a", "example.com", { retry: 1 })), "retry");
   assertEquals(
-    fieldOf(() => service.updateZone("a", "example.com", { nameservers: [] })),
+    await fieldOf(() => service.updateZone("a", "example.com", { nameservers: [] })),
     "nameservers",
   );
-  service.createRecord("a", "example.com", {
+  await service.createRecord("a", "example.com", {
     domain: "www.example.com",
     type: "A",
     value: "192.0.2.2",
   });
   assertEquals(
-    fieldOf(() => service.updateRecord("a", "example.com", www.id, { value: "192.0.2.2" })),
+    await fieldOf(() => service.updateRecord("a", "example.com", www.id, { value: "192.0.2.2" })),
     "value",
   );
-  const outside = assertThrows(
+  const outside = await assertRejects(
     () => service.importZone("a", "example.com", "$TTL 60\nwww.example.org. A 192.0.2.1\n"),
     ValidationError,
     'Line 2: name "www.example.org" is outside zone "example.com"',
   );
   assertEquals((outside as ValidationError).field, "name");
-  const rule = assertThrows(
+  const rule = await assertRejects(
     () => service.importZone("a", "example.com", "$TTL 60\nalias A 192.0.2.1\n"),
     ConflictError,
     'Line 2: Record "alias.example.com" of type "A" conflicts with an existing CNAME',
@@ -209,53 +237,56 @@ Deno.test("errors name the field a form shows them at", async () => {
 Deno.test("updateRecord() is partial, deleteRecord() removes, and the SOA is protected", async () => {
   await using t = await tempStore();
   const { service, clock } = setup(t.store);
-  service.createZone("a", zone);
-  const r = service.createRecord("a", "example.com", {
+  await service.createZone("a", zone);
+  const r = await service.createRecord("a", "example.com", {
     domain: "www.example.com",
     type: "A",
     value: "192.0.2.1",
   });
   clock.advance(60_000);
-  const u = service.updateRecord("a", "example.com", r.id, { ttl: 60 });
+  const u = await service.updateRecord("a", "example.com", r.id, { ttl: 60 });
   assertEquals([u.value, u.ttl, u.created_at, u.updated_at], [
     "192.0.2.1",
     60,
     r.created_at,
     "2026-03-14T12:01:00.000Z",
   ]);
-  assertEquals(service.updateRecord("a", "example.com", r.id, { value: "192.0.2.9" }).ttl, 60);
-  assertEquals(service.getRecord("example.com", r.id).value, "192.0.2.9");
-  const soa = service.listRecords("example.com", "SOA").records[0];
-  assertThrows(
+  assertEquals(
+    (await service.updateRecord("a", "example.com", r.id, { value: "192.0.2.9" })).ttl,
+    60,
+  );
+  assertEquals((await service.getRecord("example.com", r.id)).value, "192.0.2.9");
+  const soa = (await service.listRecords("example.com", "SOA")).records[0];
+  await assertRejects(
     () => service.updateRecord("a", "example.com", soa.id, { ttl: 5 }),
     UnprocessableError,
   );
-  assertThrows(() => service.deleteRecord("a", "example.com", soa.id), UnprocessableError);
-  assertEquals(service.deleteRecord("a", "example.com", r.id).success, true);
-  assertThrows(() => service.getRecord("example.com", r.id), NotFoundError);
+  await assertRejects(() => service.deleteRecord("a", "example.com", soa.id), UnprocessableError);
+  assertEquals((await service.deleteRecord("a", "example.com", r.id)).success, true);
+  await assertRejects(() => service.getRecord("example.com", r.id), NotFoundError);
 });
 
 Deno.test("every change bumps the serial date-based, is audited in its transaction and emits ZoneChanged", async () => {
   await using t = await tempStore();
   const { service, events, clock, audit } = setup(t.store);
-  service.createZone("alice", zone);
-  const serials = [service.getZone("example.com").serial];
+  await service.createZone("alice", zone);
+  const serials = [(await service.getZone("example.com")).serial];
   for (let i = 0; i < 3; i++) {
-    service.createRecord("alice", "example.com", {
+    await service.createRecord("alice", "example.com", {
       domain: `h${i}.example.com`,
       type: "A",
       value: `192.0.2.${i}`,
     });
-    serials.push(service.getZone("example.com").serial);
+    serials.push((await service.getZone("example.com")).serial);
   }
   assertEquals(serials, [2026031400, 2026031401, 2026031402, 2026031403]);
   clock.advance(86_400_000);
-  service.createRecord("alice", "example.com", {
+  await service.createRecord("alice", "example.com", {
     domain: "next.example.com",
     type: "A",
     value: "192.0.2.9",
   });
-  assertEquals(service.getZone("example.com").serial, 2026031500);
+  assertEquals((await service.getZone("example.com")).serial, 2026031500);
   const changes = events.filter((e) => e.type === "ZoneChanged").map((e) => e.payload);
   assertEquals(changes.length, 5);
   assertEquals(changes[4], { zone: "example.com", action: "record_created", serial: 2026031500 });
@@ -263,10 +294,10 @@ Deno.test("every change bumps the serial date-based, is audited in its transacti
   assertEquals(log.total, 5);
   assertEquals(log.records[0].event_type, "dns.record.created");
   // A failed change leaves no serial bump, audit record or event.
-  assertThrows(() =>
+  await assertRejects(() =>
     service.createRecord("alice", "example.com", { domain: "x.example.com", type: "A", value: "x" })
   );
-  assertEquals(service.getZone("example.com").serial, 2026031500);
+  assertEquals((await service.getZone("example.com")).serial, 2026031500);
   assertEquals((await audit.list({ limit: 10, offset: 0 })).total, 5);
   assertEquals(events.filter((e) => e.type === "ZoneChanged").length, 5);
 });

@@ -26,12 +26,12 @@ export type BatchOperation =
 export const MAX_BATCH = 1000;
 
 /** Applies all operations in one transaction, or none (throws BatchError). */
-export function recordBatch(
+export async function recordBatch(
   ctx: DnsContext,
   actor: string,
   zone: string,
   operations: BatchOperation[],
-): { success: true; results: BatchResult[] } {
+): Promise<{ success: true; results: BatchResult[] }> {
   if (!Array.isArray(operations) || operations.length === 0) {
     throw new ValidationError('Field "operations" must be a non-empty array', "operations");
   }
@@ -41,14 +41,14 @@ export function recordBatch(
       "operations",
     );
   }
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, zone);
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, zone);
     // One running size per RRset for the whole batch: checking n additions costs O(n).
     const budget = new RRsetBudget(ctx.records, z.name);
     const results: BatchResult[] = [];
     for (let i = 0; i < operations.length; i++) {
       try {
-        results.push(applyOperation(ctx, actor, z, operations[i], i, budget));
+        results.push(await applyOperation(ctx, actor, z, operations[i], i, budget));
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         throw new BatchError(
@@ -59,7 +59,7 @@ export function recordBatch(
         );
       }
     }
-    zoneChanged(ctx, z.name, "batch", bumpSerial(ctx, z.name));
+    await zoneChanged(ctx, z.name, "batch", await bumpSerial(ctx, z.name));
     return { success: true as const, results };
   });
 }
@@ -95,17 +95,17 @@ function operationName(op: BatchOperation): string {
   return String((op as { operation?: unknown })?.operation ?? "");
 }
 
-function applyOperation(
+async function applyOperation(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   op: BatchOperation,
   i: number,
   budget: RRsetBudget,
-): BatchResult {
+): Promise<BatchResult> {
   const kind = (op as { operation?: unknown })?.operation;
   if (kind === "create") {
-    const row = insertRecord(ctx, actor, z, op as CreateRecordInput, budget);
+    const row = await insertRecord(ctx, actor, z, op as CreateRecordInput, budget);
     return { operation: "create", id: row.id, status: "created" };
   }
   const id = (op as { id?: unknown }).id;
@@ -119,9 +119,9 @@ function applyOperation(
     throw new ValidationError(`Operation "${kind}" needs an "id"`, `operations[${i}].id`);
   }
   if (kind === "update") {
-    modifyRecord(ctx, actor, z, id, op as UpdateRecordInput, budget);
+    await modifyRecord(ctx, actor, z, id, op as UpdateRecordInput, budget);
     return { operation: "update", id, status: "updated" };
   }
-  removeRecord(ctx, actor, z, id, budget);
+  await removeRecord(ctx, actor, z, id, budget);
   return { operation: "delete", id, status: "deleted" };
 }

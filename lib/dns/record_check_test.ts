@@ -1,4 +1,10 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+  assertThrows,
+} from "../../tests/assert.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
 import { tempStore } from "../../tests/helpers/temp_store.ts";
 import { type DomainError, UnprocessableError, ValidationError } from "../errors.ts";
@@ -116,21 +122,21 @@ Deno.test("names: no slash in owners and zones, a top label starting with a lett
 Deno.test("the RRset size check refuses what would not fit one TCP message with 422 on value, in create, update and batch", async () => {
   await using t = await tempStore();
   const { service } = dnsTestService(t.store);
-  service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
+  await service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
   const big = (c: string) => ({ domain: "k.example.com", type: "TXT", value: c.repeat(40_000) });
-  const first = service.createRecord("t", "example.com", big("a"));
-  const err = refused(() => service.createRecord("t", "example.com", big("b")));
+  const first = await service.createRecord("t", "example.com", big("a"));
+  const err = await assertRejects(() => service.createRecord("t", "example.com", big("b")));
   assert(err instanceof UnprocessableError);
   assertEquals(err.field, "value");
-  const small = service.createRecord("t", "example.com", { ...big("c"), value: "small" });
-  assertThrows(
+  const small = await service.createRecord("t", "example.com", { ...big("c"), value: "small" });
+  await assertRejects(
     () => service.updateRecord("t", "example.com", small.id, { value: "d".repeat(40_000) }),
     UnprocessableError,
   );
   // Replacing the large value by another one of the same size still fits.
-  service.updateRecord("t", "example.com", first.id, { value: "e".repeat(40_000) });
+  await service.updateRecord("t", "example.com", first.id, { value: "e".repeat(40_000) });
   // Within a batch, a deletion makes room for what follows it.
-  service.batch("t", "example.com", [
+  await service.batch("t", "example.com", [
     { operation: "delete", id: first.id },
     { operation: "create", ...big("f") },
   ]);

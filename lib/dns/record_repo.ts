@@ -4,7 +4,11 @@
  * `updateSoa` and `insert`.
  */
 import type { PageWindow } from "../paging.ts";
-import type { Store } from "../store/store.ts";
+import { ConflictError } from "../errors.ts";
+import type { SqliteAsync } from "../store/sqlite_async.ts";
+import { isUniqueViolation } from "../store/store.ts";
+import type { Async } from "./async.ts";
+import { SqliteRecordStatements } from "./sqlite_record_repo.ts";
 
 /** A record as stored: owner name and value canonical (see rdata.ts), times in milliseconds. */
 export interface RecordRow {
@@ -27,7 +31,11 @@ export interface RecordData {
   ttl: number;
 }
 
-export interface RecordRepo {
+/**
+ * The synchronous statements of `dns_records` on SQLite (sqlite_record_repo.ts), which
+ * `SqliteRecordRepo` runs; the methods are those of `RecordRepo`, returning at once.
+ */
+export interface RecordStatements {
   /** The zone's records, SOA first, then by name, type and value. */
   list(zone: string): RecordRow[];
   /** The zone's records of one type, by name and value. */
@@ -81,238 +89,95 @@ export interface RecordRepo {
   updateSoa(zone: string, value: string, ttl: number, updatedAt: number): boolean;
 }
 
+/** The conflict of a second record of one owner, type and value, on both engines. */
+export function recordTaken(r: Pick<RecordRow, "name" | "type" | "value">): ConflictError {
+  return new ConflictError(
+    `Record "${r.name}" of type "${r.type}" with value "${r.value}" already exists`,
+    "value",
+  );
+}
+
+/** The records of either engine (docs/scaling.md); the methods are documented on `RecordStatements`. */
+export type RecordRepo = Async<RecordStatements>;
+
+/** `dns_records` on SQLite: the synchronous statements, run through `SqliteAsync`. */
 export class SqliteRecordRepo implements RecordRepo {
-  constructor(private readonly store: Store) {}
+  readonly #s: SqliteRecordStatements;
 
-  list(zone: string): RecordRow[] {
-    return this.store.all<RecordRow>(
-      "SELECT * FROM dns_records WHERE zone = ? ORDER BY type <> 'SOA', name, type, value",
-      zone,
-    );
+  constructor(private readonly db: SqliteAsync) {
+    this.#s = new SqliteRecordStatements(db.store);
   }
 
-  listOfType(zone: string, type: string): RecordRow[] {
-    return this.store.all<RecordRow>(
-      "SELECT * FROM dns_records WHERE zone = ? AND type = ? ORDER BY name, value",
-      zone,
-      type,
-    );
+  list(zone: string) {
+    return this.db.run(() => this.#s.list(zone));
   }
-
-  page(zone: string, w: PageWindow): RecordRow[] {
-    // The SOA heads the list; the rest is one range of dns_records_page from the cursor on.
-    const soa = w.after === undefined
-      ? this.store.get<RecordRow>(
-        "SELECT * FROM dns_records WHERE zone = ? AND type = 'SOA'",
-        zone,
-      )
-      : undefined;
-    const head = soa && w.offset === 0 ? [soa] : [];
-    if (w.limit !== undefined && head.length >= w.limit) return head;
-    const [rank, name, type, id] = w.after ?? [0, "", "", ""];
-    const rest = this.store.all<RecordRow>(
-      `SELECT * FROM dns_records WHERE zone = ? AND type <> 'SOA' AND (name, type, id) > (?, ?, ?)
-       ORDER BY name, type, id LIMIT ? OFFSET ?`,
-      zone,
-      rank === 0 ? "" : name,
-      rank === 0 ? "" : type,
-      rank === 0 ? "" : id,
-      w.limit === undefined ? -1 : w.limit - head.length,
-      soa && w.offset > 0 ? w.offset - 1 : w.offset,
-    );
-    return head.length ? head.concat(rest) : rest;
+  listOfType(zone: string, type: string) {
+    return this.db.run(() => this.#s.listOfType(zone, type));
   }
-
-  pageOfType(zone: string, type: string, w: PageWindow): RecordRow[] {
-    const [name, id] = w.after ?? ["", ""];
-    return this.store.all<RecordRow>(
-      `SELECT * FROM dns_records WHERE zone = ? AND type = ? AND (name, id) > (?, ?)
-       ORDER BY name, id LIMIT ? OFFSET ?`,
-      zone,
-      type,
-      name,
-      id,
-      w.limit ?? -1,
-      w.offset,
-    );
+  page(zone: string, window: PageWindow) {
+    return this.db.run(() => this.#s.page(zone, window));
   }
-
-  countOfType(zone: string, type: string): number {
-    return this.store.get<{ n: number }>(
-      "SELECT count(*) AS n FROM dns_records WHERE zone = ? AND type = ?",
-      zone,
-      type,
-    )!.n;
+  pageOfType(zone: string, type: string, window: PageWindow) {
+    return this.db.run(() => this.#s.pageOfType(zone, type, window));
   }
-
-  /**
-   * Every record of a zone but the SOA, by owner and then in the order they were stored: the
-   * order answers give an RRset's records in (it used to follow from an index; now it is said).
-   */
-  data(zone: string): RecordData[] {
-    return this.store.all<RecordData>(
-      "SELECT id, name, type, value, ttl FROM dns_records WHERE zone = ? AND type <> 'SOA' ORDER BY name, rowid",
-      zone,
-    );
+  countOfType(zone: string, type: string) {
+    return this.db.run(() => this.#s.countOfType(zone, type));
   }
-
-  get(zone: string, id: string): RecordRow | undefined {
-    return this.store.get<RecordRow>(
-      "SELECT * FROM dns_records WHERE zone = ? AND id = ?",
-      zone,
-      id,
-    );
+  data(zone: string) {
+    return this.db.run(() => this.#s.data(zone));
   }
-
-  atName(zone: string, name: string, type?: string): RecordRow[] {
-    return type === undefined
-      ? this.store.all<RecordRow>(
-        "SELECT * FROM dns_records WHERE zone = ? AND name = ? ORDER BY type, value",
-        zone,
-        name,
-      )
-      : this.store.all<RecordRow>(
-        "SELECT * FROM dns_records WHERE zone = ? AND name = ? AND type = ? ORDER BY value",
-        zone,
-        name,
-        type,
-      );
+  get(zone: string, id: string) {
+    return this.db.run(() => this.#s.get(zone, id));
   }
-
-  typesAt(zone: string, name: string): string[] {
-    return this.store.all<{ type: string }>(
-      "SELECT DISTINCT type FROM dns_records WHERE zone = ? AND name = ?",
-      zone,
-      name,
-    ).map((r) => r.type);
+  atName(zone: string, name: string, type?: string) {
+    return this.db.run(() => this.#s.atName(zone, name, type));
   }
-
-  exists(zone: string, name: string, type: string, value: string, exceptId?: string): boolean {
-    const row = exceptId === undefined
-      ? this.store.get(
-        "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND value = ?",
-        zone,
-        name,
-        type,
-        value,
-      )
-      : this.store.get(
-        "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND value = ? AND id <> ?",
-        zone,
-        name,
-        type,
-        value,
-        exceptId,
-      );
-    return row !== undefined;
+  typesAt(zone: string, name: string) {
+    return this.db.run(() => this.#s.typesAt(zone, name));
   }
-
-  rrsetStats(
-    zone: string,
-    name: string,
-    type: string,
-    exceptId = "",
-  ): { count: number; bytes: number } {
-    return this.store.get<{ count: number; bytes: number }>(
-      "SELECT count(*) AS count, coalesce(sum(length(CAST(value AS BLOB))), 0) AS bytes FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
-      zone,
-      name,
-      type,
-      exceptId,
-    )!;
+  exists(zone: string, name: string, type: string, value: string, exceptId?: string) {
+    return this.db.run(() => this.#s.exists(zone, name, type, value, exceptId));
   }
-
-  rrsetValues(zone: string, name: string, type: string, exceptId = ""): string[] {
-    return this.store.all<{ value: string }>(
-      "SELECT value FROM dns_records WHERE zone = ? AND name = ? AND type = ? AND id <> ?",
-      zone,
-      name,
-      type,
-      exceptId,
-    ).map((r) => r.value);
+  rrsetStats(zone: string, name: string, type: string, exceptId?: string) {
+    return this.db.run(() => this.#s.rrsetStats(zone, name, type, exceptId));
   }
-
-  hasNs(zone: string, name: string): boolean {
-    return this.store.get(
-      "SELECT 1 FROM dns_records WHERE zone = ? AND name = ? AND type = 'NS'",
-      zone,
-      name,
-    ) !== undefined;
+  rrsetValues(zone: string, name: string, type: string, exceptId?: string) {
+    return this.db.run(() => this.#s.rrsetValues(zone, name, type, exceptId));
   }
-
-  ownerOfType(zone: string, type: string, names: string[]): string | undefined {
-    if (names.length === 0) return undefined;
-    return this.store.get<{ name: string }>(
-      "SELECT name FROM dns_records WHERE zone = ? AND type = ? AND name IN (SELECT value FROM json_each(?)) ORDER BY length(name) LIMIT 1",
-      zone,
-      type,
-      JSON.stringify(names),
-    )?.name;
+  hasNs(zone: string, name: string) {
+    return this.db.run(() => this.#s.hasNs(zone, name));
   }
-
-  hasBelow(zone: string, name: string): boolean {
-    const suffix = `.${name}`;
-    return this.store.get(
-      "SELECT 1 FROM dns_records WHERE zone = ? AND substr(name, -?) = ? LIMIT 1",
-      zone,
-      suffix.length,
-      suffix,
-    ) !== undefined;
+  ownerOfType(zone: string, type: string, names: string[]) {
+    return this.db.run(() => this.#s.ownerOfType(zone, type, names));
   }
-
-  count(zone: string): number {
-    return this.store.get<{ n: number }>(
-      "SELECT count(*) AS n FROM dns_records WHERE zone = ?",
-      zone,
-    )!.n;
+  hasBelow(zone: string, name: string) {
+    return this.db.run(() => this.#s.hasBelow(zone, name));
   }
-
-  maxDataTtl(zone: string): number {
-    return this.store.get<{ t: number | null }>(
-      "SELECT max(ttl) AS t FROM dns_records WHERE zone = ? AND type <> 'SOA'",
-      zone,
-    )?.t ?? 0;
+  count(zone: string) {
+    return this.db.run(() => this.#s.count(zone));
   }
-
-  insert(r: RecordRow): void {
-    this.store.run(
-      "INSERT INTO dns_records (id, zone, name, type, value, ttl, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      r.id,
-      r.zone,
-      r.name,
-      r.type,
-      r.value,
-      r.ttl,
-      r.created_at,
-      r.updated_at,
-    );
+  maxDataTtl(zone: string) {
+    return this.db.run(() => this.#s.maxDataTtl(zone));
   }
-
-  update(id: string, value: string, ttl: number, updatedAt: number): void {
-    this.store.run(
-      "UPDATE dns_records SET value = ?, ttl = ?, updated_at = ? WHERE id = ?",
-      value,
-      ttl,
-      updatedAt,
-      id,
-    );
+  insert(row: RecordRow) {
+    return this.db.run(() => {
+      try {
+        this.#s.insert(row);
+      } catch (err) {
+        throw isUniqueViolation(err) ? recordTaken(row) : err;
+      }
+    });
   }
-
-  delete(id: string): void {
-    this.store.run("DELETE FROM dns_records WHERE id = ?", id);
+  update(id: string, value: string, ttl: number, updatedAt: number) {
+    return this.db.run(() => this.#s.update(id, value, ttl, updatedAt));
   }
-
-  deleteData(zone: string): number {
-    return this.store.run("DELETE FROM dns_records WHERE zone = ? AND type <> 'SOA'", zone).changes;
+  delete(id: string) {
+    return this.db.run(() => this.#s.delete(id));
   }
-
-  updateSoa(zone: string, value: string, ttl: number, updatedAt: number): boolean {
-    return this.store.run(
-      "UPDATE dns_records SET value = ?, ttl = ?, updated_at = ? WHERE zone = ? AND type = 'SOA'",
-      value,
-      ttl,
-      updatedAt,
-      zone,
-    ).changes > 0;
+  deleteData(zone: string) {
+    return this.db.run(() => this.#s.deleteData(zone));
+  }
+  updateSoa(zone: string, value: string, ttl: number, updatedAt: number) {
+    return this.db.run(() => this.#s.updateSoa(zone, value, ttl, updatedAt));
   }
 }

@@ -10,7 +10,7 @@ import { isoTime } from "../clock.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { type DnsContext, zoneChanged, zoneOf } from "./dns_context.ts";
 import { ownerInZone } from "./names.ts";
-import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
+import { type PageInfo, type PageRequest, paginateAsync } from "../paging.ts";
 import { normalizeType } from "./rdata.ts";
 import { checkRecord } from "./record_check.ts";
 import type { RecordRow } from "./record_repo.ts";
@@ -56,15 +56,15 @@ function toRecord(r: RecordRow): DnsRecord {
 }
 
 /** The zone's records (SOA first), optionally only those of `type`. */
-export function listRecords(
+export async function listRecords(
   ctx: DnsContext,
   zone: string,
   type?: string,
-): { zone: string; records: DnsRecord[] } {
-  const z = zoneOf(ctx, zone);
+): Promise<{ zone: string; records: DnsRecord[] }> {
+  const z = await zoneOf(ctx, zone);
   const rows = type === undefined || type === ""
-    ? ctx.records.list(z.name)
-    : ctx.records.listOfType(z.name, normalizeType(type));
+    ? await ctx.records.list(z.name)
+    : await ctx.records.listOfType(z.name, normalizeType(type));
   return { zone: z.name, records: rows.map(toRecord) };
 }
 
@@ -72,27 +72,27 @@ export function listRecords(
  * GET /zones/{name}/records with paging (docs/api.md, "Pagination"): the SOA,
  * then by owner name, type and id; with `type`, by owner name and id.
  */
-export function listRecordPage(
+export async function listRecordPage(
   ctx: DnsContext,
   zone: string,
   type: string | undefined,
   req: PageRequest,
-): { zone: string; records: DnsRecord[] } & PageInfo {
+): Promise<{ zone: string; records: DnsRecord[] } & PageInfo> {
   if (req.limit === undefined && !req.cursor && req.offset === undefined) {
     // Unpaged, the listing answers as it did before it paged (within an RRset, by value).
-    const all = listRecords(ctx, zone, type);
+    const all = await listRecords(ctx, zone, type);
     return { ...all, total: all.records.length, next_cursor: null };
   }
-  const z = zoneOf(ctx, zone);
+  const z = await zoneOf(ctx, zone);
   const { items, ...info } = type === undefined || type === ""
-    ? paginate<RecordRow>(req, {
+    ? await paginateAsync<RecordRow>(req, {
       kind: "records",
       shape: ["n", "s", "s", "s"],
       keyOf: (r) => [r.type === "SOA" ? 0 : 1, r.name, r.type, r.id],
       rows: (w) => ctx.records.page(z.name, w),
       count: () => ctx.records.count(z.name),
     })
-    : paginate<RecordRow>(req, {
+    : await paginateAsync<RecordRow>(req, {
       kind: "records-of-type",
       shape: ["s", "s"],
       keyOf: (r) => [r.name, r.id],
@@ -103,65 +103,65 @@ export function listRecordPage(
 }
 
 /** One record; NotFoundError when the zone or the record is absent. */
-export function getRecord(ctx: DnsContext, zone: string, id: string): DnsRecord {
-  const z = zoneOf(ctx, zone);
-  return toRecord(recordOf(ctx, z.name, id));
+export async function getRecord(ctx: DnsContext, zone: string, id: string): Promise<DnsRecord> {
+  const z = await zoneOf(ctx, zone);
+  return toRecord(await recordOf(ctx, z.name, id));
 }
 
 /** Creates a record after validating its data and the zone rules. */
-export function createRecord(
+export async function createRecord(
   ctx: DnsContext,
   actor: string,
   zone: string,
   input: CreateRecordInput,
-): DnsRecord {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, zone);
-    const row = insertRecord(ctx, actor, z, input);
-    zoneChanged(ctx, z.name, "record_created", bumpSerial(ctx, z.name));
+): Promise<DnsRecord> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, zone);
+    const row = await insertRecord(ctx, actor, z, input);
+    await zoneChanged(ctx, z.name, "record_created", await bumpSerial(ctx, z.name));
     return toRecord(row);
   });
 }
 
 /** Changes a record's value and/or TTL. */
-export function updateRecord(
+export async function updateRecord(
   ctx: DnsContext,
   actor: string,
   zone: string,
   id: string,
   input: UpdateRecordInput,
-): DnsRecord {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, zone);
-    const row = modifyRecord(ctx, actor, z, id, input);
-    zoneChanged(ctx, z.name, "record_updated", bumpSerial(ctx, z.name));
+): Promise<DnsRecord> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, zone);
+    const row = await modifyRecord(ctx, actor, z, id, input);
+    await zoneChanged(ctx, z.name, "record_updated", await bumpSerial(ctx, z.name));
     return toRecord(row);
   });
 }
 
 /** Deletes a record; the SOA cannot be deleted. */
-export function deleteRecord(
+export async function deleteRecord(
   ctx: DnsContext,
   actor: string,
   zone: string,
   id: string,
-): { success: true; message: string } {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, zone);
-    removeRecord(ctx, actor, z, id);
-    zoneChanged(ctx, z.name, "record_deleted", bumpSerial(ctx, z.name));
+): Promise<{ success: true; message: string }> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, zone);
+    await removeRecord(ctx, actor, z, id);
+    await zoneChanged(ctx, z.name, "record_deleted", await bumpSerial(ctx, z.name));
     return { success: true as const, message: `Record "${id}" deleted` };
   });
 }
 
 /** Validates and stores one new record of zone `z`, audited; the caller bumps the serial. */
-export function insertRecord(
+export async function insertRecord(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   input: CreateRecordInput,
   budget = new RRsetBudget(ctx.records, z.name),
-): RecordRow {
+): Promise<RecordRow> {
   if (typeof input.domain !== "string") {
     throw new ValidationError(`Field "domain" is required`, "domain");
   }
@@ -174,8 +174,8 @@ export function insertRecord(
   const type = normalizeType(input.type);
   const name = ownerInZone(input.domain, z.name);
   const { value, ttl, wire } = checkRecord(type, input.value, input.ttl ?? z.default_ttl, null);
-  checkZoneRules(ctx.records, z.name, name, type, value);
-  budget.add(name, type, wire.length);
+  await checkZoneRules(ctx.records, z.name, name, type, value);
+  await budget.add(name, type, wire.length);
   const now = ctx.clock.now();
   const row: RecordRow = {
     id: crypto.randomUUID(),
@@ -187,8 +187,8 @@ export function insertRecord(
     created_at: now,
     updated_at: now,
   };
-  ctx.records.insert(row);
-  ctx.audit.record({
+  await ctx.records.insert(row);
+  await ctx.audit.add({
     actor,
     event_type: "dns.record.created",
     message: `Created ${type} record "${name}" in zone "${z.name}"`,
@@ -199,15 +199,15 @@ export function insertRecord(
 }
 
 /** Changes the value and/or TTL of record `id` of zone `z`, audited; the caller bumps the serial. */
-export function modifyRecord(
+export async function modifyRecord(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   id: string,
   input: UpdateRecordInput,
   budget = new RRsetBudget(ctx.records, z.name),
-): RecordRow {
-  const row = recordOf(ctx, z.name, id);
+): Promise<RecordRow> {
+  const row = await recordOf(ctx, z.name, id);
   if (row.type === "SOA") {
     throw new UnprocessableError("The SOA record is managed through the zone's fields");
   }
@@ -219,16 +219,16 @@ export function modifyRecord(
   }
   const checked = checkRecord(row.type, input.value ?? row.value, input.ttl ?? row.ttl, null);
   const { value, ttl } = checked;
-  if (value !== row.value && ctx.records.exists(z.name, row.name, row.type, value, id)) {
+  if (value !== row.value && await ctx.records.exists(z.name, row.name, row.type, value, id)) {
     throw new ConflictError(
       `Record "${row.name}" of type "${row.type}" with value "${value}" already exists`,
       "value",
     );
   }
-  if (value !== row.value) budget.add(row.name, row.type, checked.wire.length, id);
+  if (value !== row.value) await budget.add(row.name, row.type, checked.wire.length, id);
   const now = ctx.clock.now();
-  ctx.records.update(id, value, ttl, now);
-  ctx.audit.record({
+  await ctx.records.update(id, value, ttl, now);
+  await ctx.audit.add({
     actor,
     event_type: "dns.record.updated",
     message: `Updated ${row.type} record "${row.name}" in zone "${z.name}"`,
@@ -239,20 +239,20 @@ export function modifyRecord(
 }
 
 /** Deletes record `id` of zone `z`, audited; the caller bumps the serial. */
-export function removeRecord(
+export async function removeRecord(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   id: string,
   budget?: RRsetBudget,
-): void {
-  const row = recordOf(ctx, z.name, id);
+): Promise<void> {
+  const row = await recordOf(ctx, z.name, id);
   if (row.type === "SOA") {
     throw new UnprocessableError("The SOA record cannot be deleted; delete the zone instead");
   }
-  ctx.records.delete(id);
+  await ctx.records.delete(id);
   budget?.forget(row.name, row.type);
-  ctx.audit.record({
+  await ctx.audit.add({
     actor,
     event_type: "dns.record.deleted",
     message: `Deleted ${row.type} record "${row.name}" from zone "${z.name}"`,
@@ -261,8 +261,8 @@ export function removeRecord(
   });
 }
 
-function recordOf(ctx: DnsContext, zone: string, id: string): RecordRow {
-  const r = ctx.records.get(zone, id);
+async function recordOf(ctx: DnsContext, zone: string, id: string): Promise<RecordRow> {
+  const r = await ctx.records.get(zone, id);
   if (!r) throw new NotFoundError(`Record "${id}" not found in zone "${zone}"`);
   return r;
 }

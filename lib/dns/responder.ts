@@ -24,7 +24,7 @@ import { signAnswer } from "./dnssec/sign_answer.ts";
 import { ZoneSigner } from "./dnssec/signer.ts";
 import { T_AXFR, T_IXFR, zoneTransfer } from "./zone_transfer.ts";
 import type { TsigKeyring } from "./tsig/sign.ts";
-import { keyAllows, tsigAnswer } from "./tsig/tsig_answer.ts";
+import { type Answers, keyAllows, tsigAnswer } from "./tsig/tsig_answer.ts";
 import type { UpdateHandler } from "./update/dns_update.ts";
 import { updateAnswer } from "./update/update_answer.ts";
 
@@ -93,24 +93,28 @@ export class DnsResponder {
    * its source prefix's rate, an answer is dropped or slips out truncated,
    * before any work is spent on it.
    */
-  udp(msg: Uint8Array, ip: string): Uint8Array | null {
+  udp(msg: Uint8Array, ip: string): Uint8Array | null | Promise<Uint8Array | null> {
     if (this.#rrl !== null) return this.#limitedUdp(this.#rrl, msg, ip);
-    return this.respond(msg, "udp", ip)?.[0] ?? null;
+    return first(this.respond(msg, "udp", ip));
   }
 
   /** udp() behind the rate limiter: kept apart so that the unlimited path stays small. */
-  #limitedUdp(rrl: ResponseRateLimiter, msg: Uint8Array, ip: string): Uint8Array | null {
+  #limitedUdp(
+    rrl: ResponseRateLimiter,
+    msg: Uint8Array,
+    ip: string,
+  ): Uint8Array | null | Promise<Uint8Array | null> {
     const verdict = rrl.check(ip, Date.now());
     if (verdict === "drop") return null;
     if (verdict === "slip") {
       const q = msg.length >= 12 && !(msg[2] & 0x80) ? readQuery(msg) : null;
       return q ? truncatedAnswer(msg, q.nameEnd + 4, false) : null;
     }
-    return this.respond(msg, "udp", ip)?.[0] ?? null;
+    return first(this.respond(msg, "udp", ip));
   }
 
   /** The responses to a TCP query (several for a zone transfer); empty when nothing should be sent. */
-  tcp(msg: Uint8Array, ip: string): Uint8Array[] {
+  tcp(msg: Uint8Array, ip: string): Answers {
     return this.respond(msg, "tcp", ip) ?? [];
   }
 
@@ -119,7 +123,7 @@ export class DnsResponder {
     return this.#cache.size;
   }
 
-  private respond(msg: Uint8Array, transport: Transport, ip: string): Uint8Array[] | null {
+  private respond(msg: Uint8Array, transport: Transport, ip: string): Answers | null {
     if (msg.length < 12 || msg[2] & 0x80) return null; // no ID to answer, or a response: never reply
     const q = readQuery(msg);
     if (
@@ -138,6 +142,7 @@ export class DnsResponder {
       const hit = this.#cache.get(key);
       if (hit) return [fromTemplate(hit, msg)];
       const out = this.answer(msg, q, transport, ip);
+      if (out instanceof Promise) return out;
       if (out.length === 1 && out[0].length >= 12) {
         if (this.#cache.size >= this.#cacheSize) this.#cache.clear();
         this.#cache.set(key, toTemplate(out[0], q));
@@ -148,7 +153,9 @@ export class DnsResponder {
     // from NSD over TCP. Garbage earns no reply, so it cannot be reflected.
     if (!q) return null;
     if (q.opcode === Opcode.update) {
-      return updateAnswer(msg, q, this.options.tsigKeys, this.options.updates, Date.now() / 1000);
+      // A copy: the answer comes after the store, and the listener reuses its receive buffer.
+      const own = msg.slice();
+      return updateAnswer(own, q, this.options.tsigKeys, this.options.updates, Date.now() / 1000);
     }
     if (q.opcode !== Opcode.query) {
       const rcode = q.opcode === Opcode.notify ? RCODE_REFUSED : RCODE_NOTIMP;
@@ -167,7 +174,7 @@ export class DnsResponder {
     return q.edns ? { do: q.edns.do, payload: this.#udpPayload } : null;
   }
 
-  private answer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Uint8Array[] {
+  private answer(msg: Uint8Array, q: Query, transport: Transport, ip: string): Answers {
     const edns = this.ednsReply(q);
     const limit = transport === "tcp" ? TCP_LIMIT : this.limitFor(q);
     if (q.edns && q.edns.version > 0) {
@@ -195,7 +202,7 @@ export class DnsResponder {
     transport: Transport,
     limit: number,
     transferAllowed: boolean,
-  ): Uint8Array[] {
+  ): Answers {
     const edns = this.ednsReply(q);
     if (q.qclass !== C_IN && q.qclass !== C_ANY) {
       return [buildResponse(msg, q, RCODE_REFUSED, false, edns, NOT_SUPPORTED, limit)];
@@ -221,6 +228,12 @@ export class DnsResponder {
     if (this.#anySigned && q.edns?.do) signAnswer(this.index, this.#signer, res, Date.now() / 1000);
     return [buildResponse(msg, q, res.rcode, res.aa, edns, res, limit)];
   }
+}
+
+/** The one response of a UDP query, now or once it is ready. */
+function first(out: Answers | null): Uint8Array | null | Promise<Uint8Array | null> {
+  if (out instanceof Promise) return out.then((list) => list[0] ?? null);
+  return out?.[0] ?? null;
 }
 
 /**

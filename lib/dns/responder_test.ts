@@ -1,3 +1,4 @@
+import { now } from "../../tests/helpers/sync_answer.ts";
 import { Buffer } from "node:buffer";
 import { assertEquals } from "../../tests/assert.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
@@ -12,7 +13,7 @@ function ask(r: DnsResponder, name: string, type: string, id = 1) {
   const q = new Uint8Array(
     dnsPacket.encode({ type: "query", id, questions: [{ name, type, class: "IN" }] }),
   );
-  return dnsPacket.decode(Buffer.from(r.udp(q, "127.0.0.1")!));
+  return dnsPacket.decode(Buffer.from(now(r.udp(q, "127.0.0.1"))!));
 }
 
 Deno.test("DnsResponder answers from the cache with the new ID and case, and drops the cache when the index changes", async () => {
@@ -23,10 +24,10 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
     nameservers: ["ns1.example.com"],
     index,
   });
-  index.load();
+  await index.load();
   const r = new DnsResponder(index, { axfrAllowed: () => false });
-  service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
-  const rec = service.createRecord("t", "example.com", {
+  await service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
+  const rec = await service.createRecord("t", "example.com", {
     domain: "www.example.com",
     type: "A",
     value: "192.0.2.1",
@@ -39,12 +40,12 @@ Deno.test("DnsResponder answers from the cache with the new ID and case, and dro
   assertEquals(second.answers[0].name, "WwW.eXample.COM");
   assertEquals((second.answers[0] as { data: string }).data, "192.0.2.1");
   assertEquals(first.answers.length, second.answers.length);
-  service.updateRecord("t", "example.com", rec.id, { value: "192.0.2.2" });
+  await service.updateRecord("t", "example.com", rec.id, { value: "192.0.2.2" });
   assertEquals(
     (ask(r, "www.example.com", "A", 3).answers[0] as { data: string }).data,
     "192.0.2.2",
   );
-  service.deleteZone("t", "example.com");
+  await service.deleteZone("t", "example.com");
   assertEquals(ask(r, "www.example.com", "A", 4).rcode, "REFUSED");
 });
 
@@ -56,13 +57,13 @@ Deno.test("DnsResponder fully decodes messages beyond a bare question: extra rec
     nameservers: ["ns1.example.com"],
     index,
   });
-  service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
+  await service.createZone("t", { name: "example.com", admin_email: "h@example.com" });
   const r = new DnsResponder(index, { axfrAllowed: () => false });
   const opt = { name: ".", type: "OPT", udpPayloadSize: 4096, flags: 0, options: [] };
   const extra = { name: "x.example.com", type: "TXT", ttl: 0, data: "hi" };
   const send = (additionals: unknown[]) =>
     dnsPacket.decode(Buffer.from(
-      r.udp(
+      now(r.udp(
         new Uint8Array(dnsPacket.encode({
           type: "query",
           id: 9,
@@ -70,7 +71,7 @@ Deno.test("DnsResponder fully decodes messages beyond a bare question: extra rec
           additionals: additionals as never,
         })),
         "127.0.0.1",
-      )!,
+      ))!,
     ));
   const ok = send([extra, opt]);
   assertEquals([ok.rcode, ok.answers.length, ok.additionals.some((a) => a.type === "OPT")], [

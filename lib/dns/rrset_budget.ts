@@ -53,13 +53,13 @@ export class RRsetBudget {
    * record `replacing`, when it is an update); throws UnprocessableError on
    * field "value" when the RRset would no longer fit one message.
    */
-  add(name: string, type: string, rdlen: number, replacing?: string): void {
+  async add(name: string, type: string, rdlen: number, replacing?: string): Promise<void> {
     const key = `${name}\u0000${type}`;
     let size = (replacing === undefined ? this.#sizes.get(key) : undefined) ??
-      this.#bound(name, type, replacing);
+      await this.#bound(name, type, replacing);
     let next = size.bytes + answerBytes(rdlen);
     if (next > RRSET_BUDGET && !size.exact) {
-      size = this.#exact(name, type, replacing);
+      size = await this.#exact(name, type, replacing);
       next = size.bytes + answerBytes(rdlen);
     }
     if (next > RRSET_BUDGET) {
@@ -76,16 +76,16 @@ export class RRsetBudget {
     this.#sizes.delete(`${name}\u0000${type}`);
   }
 
-  #bound(name: string, type: string, except?: string): Size {
-    const { count, bytes } = this.records.rrsetStats(this.zone, name, type, except);
+  async #bound(name: string, type: string, except?: string): Promise<Size> {
+    const { count, bytes } = await this.records.rrsetStats(this.zone, name, type, except);
     const fixed = FIXED_RDATA[type];
     if (fixed !== undefined) return { bytes: count * answerBytes(fixed), exact: true };
     return { bytes: count * answerBytes(MAX_EXCESS) + bytes, exact: false };
   }
 
-  #exact(name: string, type: string, except?: string): Size {
+  async #exact(name: string, type: string, except?: string): Promise<Size> {
     let bytes = 0;
-    for (const value of this.records.rrsetValues(this.zone, name, type, except)) {
+    for (const value of await this.records.rrsetValues(this.zone, name, type, except)) {
       bytes += answerBytes(storedRdataLength(type, value));
     }
     return { bytes, exact: true };

@@ -16,11 +16,11 @@ export function primaryOf(z: ZoneRow): string {
 }
 
 /** Rewrites the mirrored SOA row from the zone's fields, creating it for a new zone. */
-export function writeSoa(ctx: DnsContext, zone: string, now: number): void {
-  const z = zoneOf(ctx, zone);
+export async function writeSoa(ctx: DnsContext, zone: string, now: number): Promise<void> {
+  const z = await zoneOf(ctx, zone);
   const value = soaValue({ ...z, primary: primaryOf(z) });
-  if (ctx.records.updateSoa(zone, value, z.default_ttl, now)) return;
-  ctx.records.insert({
+  if (await ctx.records.updateSoa(zone, value, z.default_ttl, now)) return;
+  await ctx.records.insert({
     id: crypto.randomUUID(),
     zone,
     name: zone,
@@ -33,17 +33,26 @@ export function writeSoa(ctx: DnsContext, zone: string, now: number): void {
 }
 
 /** Sets the serial, touches updated_at, rewrites the SOA row and journals the step. */
-export function setSerial(ctx: DnsContext, zone: string, serial: number, now: number): void {
-  const from = zoneOf(ctx, zone).serial;
-  ctx.zones.setSerial(zone, serial, now);
-  writeSoa(ctx, zone, now);
-  journalStep(ctx, zone, from, serial, now);
+export async function setSerial(
+  ctx: DnsContext,
+  zone: string,
+  serial: number,
+  now: number,
+): Promise<void> {
+  const from = (await zoneOf(ctx, zone)).serial;
+  await ctx.zones.setSerial(zone, serial, now);
+  await writeSoa(ctx, zone, now);
+  await journalStep(ctx, zone, from, serial, now);
 }
 
-/** Moves the serial forward (see nextSerial) and touches updated_at; returns the new serial. */
-export function bumpSerial(ctx: DnsContext, zone: string): number {
+/**
+ * Moves the serial forward (see nextSerial) and touches updated_at; returns the new serial.
+ * A read then a write: correct under concurrent writers because it runs in the change's
+ * transaction (one at a time on SQLite; SERIALIZABLE, re-run on conflict, on PostgreSQL).
+ */
+export async function bumpSerial(ctx: DnsContext, zone: string): Promise<number> {
   const now = ctx.clock.now();
-  const serial = nextSerial(zoneOf(ctx, zone).serial, now);
-  setSerial(ctx, zone, serial, now);
+  const serial = nextSerial((await zoneOf(ctx, zone)).serial, now);
+  await setSerial(ctx, zone, serial, now);
   return serial;
 }

@@ -5,14 +5,14 @@ import { soaValue } from "./soa.ts";
 import { serializeZoneFile } from "./zone_file.ts";
 
 /** The zone as an RFC 1035 master file; NotFoundError when absent. */
-export function exportZone(ctx: DnsContext, zone: string): string {
-  const z = zoneOf(ctx, zone);
+export async function exportZone(ctx: DnsContext, zone: string): Promise<string> {
+  const z = await zoneOf(ctx, zone);
   const nsTtl = z.ns_ttl ?? z.default_ttl;
   const ns = z.nameservers.map((h) => ({ name: z.name, type: "NS", ttl: nsTtl, value: `${h}.` }));
   return serializeZoneFile({
     name: z.name,
     default_ttl: z.default_ttl,
     soa: { ttl: z.default_ttl, value: soaValue({ ...z, primary: primaryOf(z) }) },
-    records: [...ns, ...ctx.records.data(z.name)],
+    records: [...ns, ...await ctx.records.data(z.name)],
   });
 }

@@ -39,26 +39,26 @@ interface ZoneFileParts {
 }
 
 /** Loads master-file `text` into `zone` (see the module comment); throws with the file's line. */
-export function importZone(
+export async function importZone(
   ctx: DnsContext,
   actor: string,
   zone: string,
   text: string,
   opts: { replace?: boolean } = {},
-): ImportResult {
+): Promise<ImportResult> {
   const file = readZoneFile(zone, text);
   const { name } = file;
   const now = ctx.clock.now();
-  return ctx.transactor.tx(() => {
-    const existing = ctx.zones.get(name);
+  return await ctx.transactor.tx(async () => {
+    const existing = await ctx.zones.get(name);
     const created = !existing;
     let removed = 0;
-    if (existing) removed = mergeZoneFields(ctx, existing, file, Boolean(opts.replace));
-    else createFromFile(ctx, file, now);
-    const z = settleApex(ctx, file);
-    const { added, skipped } = addRecords(ctx, z, file.others, now);
-    const serial = importSerial(ctx, z, created, file, now);
-    ctx.audit.record({
+    if (existing) removed = await mergeZoneFields(ctx, existing, file, Boolean(opts.replace));
+    else await createFromFile(ctx, file, now);
+    const z = await settleApex(ctx, file);
+    const { added, skipped } = await addRecords(ctx, z, file.others, now);
+    const serial = await importSerial(ctx, z, created, file, now);
+    await ctx.audit.add({
       actor,
       event_type: "dns.zone.imported",
       message: `Imported zone "${name}" (${added} added, ${skipped} skipped, ${removed} removed${
@@ -67,7 +67,7 @@ export function importZone(
       resource_type: "dns_zone",
       resource_id: name,
     });
-    zoneChanged(ctx, name, "imported", serial);
+    await zoneChanged(ctx, name, "imported", serial);
     return { zone: name, created, added, skipped, removed, serial };
   });
 }
@@ -118,21 +118,35 @@ function atLine<T>(line: number | undefined, check: () => T): T {
   try {
     return check();
   } catch (err) {
-    if (err instanceof DomainError && line !== undefined) {
-      throw err.withMessage(`Line ${line}: ${err.message}`);
-    }
-    throw err;
+    throw lined(line, err);
   }
 }
 
+/** `atLine` for a check that awaits. */
+async function atLineAsync<T>(line: number | undefined, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    throw lined(line, err);
+  }
+}
+
+/** A domain error with the file's line in front of its message; anything else as it is. */
+function lined(line: number | undefined, err: unknown): unknown {
+  if (err instanceof DomainError && line !== undefined) {
+    return err.withMessage(`Line ${line}: ${err.message}`);
+  }
+  return err;
+}
+
 /** A new zone from the file's SOA, with the file's apex NS or the configured nameservers. */
-function createFromFile(ctx: DnsContext, file: ZoneFileParts, now: number): void {
+async function createFromFile(ctx: DnsContext, file: ZoneFileParts, now: number): Promise<void> {
   const { name, soa } = file;
   if (!soa) {
     throw new UnprocessableError(`Zone "${name}" does not exist and the file has no SOA record`);
   }
   const timers = soaTimers(file);
-  insertZone(ctx, {
+  await insertZone(ctx, {
     name,
     admin_email: soa.admin_email,
     serial: soa.serial,
@@ -144,20 +158,20 @@ function createFromFile(ctx: DnsContext, file: ZoneFileParts, now: number): void
     created_at: now,
     updated_at: now,
   });
-  ctx.zones.update(name, { mname: soa.primary });
+  await ctx.zones.update(name, { mname: soa.primary });
 }
 
 /** An existing zone: records removed (replace), SOA fields and nameservers taken from the file. */
-function mergeZoneFields(
+async function mergeZoneFields(
   ctx: DnsContext,
   z: ZoneRow,
   file: ZoneFileParts,
   replace: boolean,
-): number {
-  const removed = replace ? ctx.records.deleteData(z.name) : 0;
+): Promise<number> {
+  const removed = replace ? await ctx.records.deleteData(z.name) : 0;
   if (file.soa) {
     const timers = soaTimers(file);
-    ctx.zones.update(z.name, {
+    await ctx.zones.update(z.name, {
       admin_email: file.soa.admin_email,
       ...timers,
       mname: file.soa.primary,
@@ -165,46 +179,46 @@ function mergeZoneFields(
   }
   if (file.fileNs.length) {
     const next = replace ? unique(file.fileNs) : unique([...z.nameservers, ...file.fileNs]);
-    ctx.zones.update(z.name, { nameservers: next });
+    await ctx.zones.update(z.name, { nameservers: next });
   }
   return removed;
 }
 
 /** MNAME is kept only when it is not simply the first nameserver; the file's apex NS TTL is kept. */
-function settleApex(ctx: DnsContext, file: ZoneFileParts): ZoneRow {
+async function settleApex(ctx: DnsContext, file: ZoneFileParts): Promise<ZoneRow> {
   const { name, apexNs } = file;
-  const before = zoneOf(ctx, name);
+  const before = await zoneOf(ctx, name);
   if (before.mname !== null && before.mname === before.nameservers[0]) {
-    ctx.zones.update(name, { mname: null });
+    await ctx.zones.update(name, { mname: null });
   }
-  const z = zoneOf(ctx, name);
+  const z = await zoneOf(ctx, name);
   if (apexNs.length) {
     const ttl = Math.min(...apexNs.map((r) => r.ttl));
-    ctx.zones.update(name, { ns_ttl: ttl === z.default_ttl ? null : ttl });
+    await ctx.zones.update(name, { ns_ttl: ttl === z.default_ttl ? null : ttl });
   }
   return z;
 }
 
 /** Adds the file's records that are not there yet; a rule broken names the file's line. */
-function addRecords(
+async function addRecords(
   ctx: DnsContext,
   z: ZoneRow,
   records: ZoneFileRecord[],
   now: number,
-): { added: number; skipped: number } {
+): Promise<{ added: number; skipped: number }> {
   let added = 0;
   let skipped = 0;
   const budget = new RRsetBudget(ctx.records, z.name);
   for (const r of records) {
-    if (ctx.records.exists(z.name, r.name, r.type, r.value)) {
+    if (await ctx.records.exists(z.name, r.name, r.type, r.value)) {
       skipped++;
       continue;
     }
-    atLine(r.line, () => {
-      checkZoneRules(ctx.records, z.name, r.name, r.type, r.value);
-      budget.add(r.name, r.type, r.rdlen);
+    await atLineAsync(r.line, async () => {
+      await checkZoneRules(ctx.records, z.name, r.name, r.type, r.value);
+      await budget.add(r.name, r.type, r.rdlen);
     });
-    ctx.records.insert({
+    await ctx.records.insert({
       id: crypto.randomUUID(),
       zone: z.name,
       name: r.name,
@@ -223,20 +237,20 @@ function addRecords(
  * A new zone keeps the file's serial. An existing one moves forward, or to
  * the file's serial when that is further ahead.
  */
-function importSerial(
+async function importSerial(
   ctx: DnsContext,
   z: ZoneRow,
   created: boolean,
   file: ZoneFileParts,
   now: number,
-): number {
+): Promise<number> {
   if (created) {
-    writeSoa(ctx, z.name, now);
-    journalStart(ctx, z.name);
+    await writeSoa(ctx, z.name, now);
+    await journalStart(ctx, z.name);
     return z.serial;
   }
   let serial = nextSerial(z.serial, now);
   if (file.soa && serialGreater(file.soa.serial, serial)) serial = file.soa.serial;
-  setSerial(ctx, z.name, serial, now);
+  await setSerial(ctx, z.name, serial, now);
   return serial;
 }

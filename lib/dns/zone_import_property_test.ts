@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { check, propertySeed } from "../../tests/dns/property.ts";
+import { checkAsync, propertySeed } from "../../tests/dns/property.ts";
 import { rdataCase } from "../../tests/dns/rdata_arbitraries.ts";
 import { hostName, lower, nameField } from "../../tests/dns/rdata_fields.ts";
 import { dnsTestService } from "../../tests/helpers/dns_service.ts";
@@ -81,24 +81,24 @@ Deno.test("importZone(): a file is refused with a domain error, or imported to a
   const a = dnsTestService(first.store).service;
   const b = dnsTestService(second.store).service;
   let imported = 0;
-  check(
-    fc.property(zoneFile, (text) => {
+  await checkAsync(
+    fc.asyncProperty(zoneFile, async (text) => {
       try {
-        a.importZone("t", ZONE, text);
+        await a.importZone("t", ZONE, text);
       } catch (err) {
         assert(err instanceof DomainError, `threw ${err}`);
         return;
       }
       imported++;
       try {
-        const exported = a.exportZone(ZONE);
-        b.importZone("t", ZONE, exported);
-        assertEquals(b.exportZone(ZONE), exported);
-        const z = a.getZone(ZONE);
-        a.updateZone("t", ZONE, { nameservers: z.nameservers, admin_email: z.admin_email });
+        const exported = await a.exportZone(ZONE);
+        await b.importZone("t", ZONE, exported);
+        assertEquals(await b.exportZone(ZONE), exported);
+        const z = await a.getZone(ZONE);
+        await a.updateZone("t", ZONE, { nameservers: z.nameservers, admin_email: z.admin_email });
       } finally {
-        a.deleteZone("t", ZONE);
-        if (b.listZones().length) b.deleteZone("t", ZONE);
+        await a.deleteZone("t", ZONE);
+        if ((await b.listZones()).length) await b.deleteZone("t", ZONE);
       }
     }),
     runs(150),

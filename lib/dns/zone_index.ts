@@ -2,7 +2,8 @@
  * The in-memory answer index: every zone's data as owner → type → RRset,
  * built from the store once at start and rebuilt per zone when the service
  * reports a committed change. The DNS listener answers from here only, never
- * from a query per packet.
+ * from a query per packet: loading is asynchronous (the repositories are),
+ * answering is not.
  *
  * Every stored record passes the same validator as the API (record_check.ts)
  * on its way in. One that fails (written around the service, or stored before
@@ -120,12 +121,12 @@ export function servable(row: RecordData, zone: string): CheckedRecord | string 
 }
 
 /** Builds one zone's answer data from its stored zone and records; `skip` hears of records left out. */
-export function buildZone(
+export async function buildZone(
   repos: DnsRepos,
   zone: string,
   skip: Unservable = () => {},
-): ZoneData | undefined {
-  const z = repos.zones.get(zone);
+): Promise<ZoneData | undefined> {
+  const z = await repos.zones.get(zone);
   if (!z) return undefined;
   const nodes = new Map<string, Node>();
   addRR(nodes, z.name, T_SOA, z.default_ttl, soaWire({ ...z, primary: primaryOf(z) }));
@@ -133,7 +134,7 @@ export function buildZone(
     const r = parseRdata("NS", `${ns}.`, null);
     addRR(nodes, z.name, T_NS, z.ns_ttl ?? z.default_ttl, r.wire, r.target);
   }
-  for (const row of repos.records.data(zone)) {
+  for (const row of await repos.records.data(zone)) {
     const r = servable(row, z.name);
     if (typeof r === "string") {
       skip(row, r);
@@ -141,7 +142,7 @@ export function buildZone(
     }
     addRR(nodes, row.name, typeCode(row.type), r.ttl, r.wire, r.target);
   }
-  const keys = keysOf(repos, z);
+  const keys = await keysOf(repos, z);
   // The DNSKEY RRset's TTL is the zone's default: rollover waits (docs/dns.md) are counted in it.
   for (const [type, rdatas] of apexKeyRRsets(z.name, keys.dnskeys)) {
     for (const rdata of rdatas) addRR(nodes, z.name, type, z.default_ttl, rdata);
@@ -174,16 +175,16 @@ export function buildZone(
  * zone is then not served rather than served unsigned under a DS that
  * validators would find no signature for.
  */
-function keysOf(
+async function keysOf(
   repos: DnsRepos,
   z: { name: string; dnssec_enabled: boolean },
-): Pick<ZoneData, "signingKeys" | "dnskeys"> {
+): Promise<Pick<ZoneData, "signingKeys" | "dnskeys">> {
   if (!z.dnssec_enabled) return { signingKeys: [], dnskeys: [] };
-  const served = repos.dnssecKeys.list(z.name).filter((k) =>
+  const served = (await repos.dnssecKeys.list(z.name)).filter((k) =>
     k.state === "published" || k.state === "active" || k.state === "retired"
   );
   return {
-    signingKeys: repos.dnssecKeys.signing(z.name).map(signingKey),
+    signingKeys: (await repos.dnssecKeys.signing(z.name)).map(signingKey),
     dnskeys: served.map(dnskeyOf),
   };
 }
@@ -191,6 +192,12 @@ function keysOf(
 export class DnsIndex {
   #zones = new Map<string, ZoneData>();
   #generation = 0;
+  /** Per zone, the reload started last: only its result is kept (loads may finish out of order). */
+  readonly #latest = new Map<string, number>();
+  #loads = 0;
+  /** Reloads under way, for `settled()`. */
+  readonly #inflight = new Set<Promise<void>>();
+  #counts = { zones: 0, records: 0 };
   /** Records already logged as left out, so a rebuild does not log them again. */
   readonly #reported = new Set<string>();
   readonly #skip: Unservable;
@@ -216,29 +223,58 @@ export class DnsIndex {
     return this.repos.journal;
   }
 
+  /** How many zones and records the store held at the last load or reload (the status probe). */
+  get counts(): { zones: number; records: number } {
+    return this.#counts;
+  }
+
   /** Loads every zone from the store. */
-  load(): void {
+  async load(): Promise<void> {
+    const mine = ++this.#loads;
     const next = new Map<string, ZoneData>();
-    for (const name of this.repos.zones.names()) {
-      const z = this.#build(name);
+    for (const name of await this.repos.zones.names()) {
+      const z = await this.#build(name);
       if (z) next.set(name, z);
     }
+    const counts = await this.repos.zones.counts();
+    // A zone reloaded while the whole load ran keeps its newer data.
+    for (const [name, at] of this.#latest) {
+      if (at <= mine) continue;
+      const newer = this.#zones.get(name);
+      if (newer) next.set(name, newer);
+      else next.delete(name);
+    }
     this.#zones = next;
+    this.#counts = counts;
     this.#generation++;
   }
 
-  /** Rebuilds `zone` from the store (dropping it when deleted). */
-  invalidate(zone: string): void {
-    const z = this.#build(zone);
-    if (z) this.#zones.set(zone, z);
-    else this.#zones.delete(zone);
-    this.#generation++;
+  /** Rebuilds `zone` from the store (dropping it when deleted); settles once answers follow it. */
+  invalidate(zone: string): Promise<void> {
+    const mine = ++this.#loads;
+    this.#latest.set(zone, mine);
+    const run = (async () => {
+      const z = await this.#build(zone);
+      const counts = await this.repos.zones.counts();
+      if (this.#latest.get(zone) !== mine) return;
+      if (z) this.#zones.set(zone, z);
+      else this.#zones.delete(zone);
+      this.#counts = counts;
+      this.#generation++;
+    })();
+    this.#inflight.add(run);
+    return run.finally(() => this.#inflight.delete(run));
+  }
+
+  /** Settles once every reload started so far has ended. */
+  async settled(): Promise<void> {
+    while (this.#inflight.size) await Promise.allSettled([...this.#inflight]);
   }
 
   /** One zone, or undefined when it is gone or its SOA, NS or DNSSEC keys cannot be loaded (logged). */
-  #build(zone: string): ZoneData | undefined {
+  async #build(zone: string): Promise<ZoneData | undefined> {
     try {
-      return buildZone(this.repos, zone, this.#skip);
+      return await buildZone(this.repos, zone, this.#skip);
     } catch (err) {
       this.log.error("DNS zone not served: its SOA, apex NS or DNSSEC keys cannot be loaded", {
         zone,
@@ -257,6 +293,11 @@ export class DnsIndex {
 
   get generation(): number {
     return this.#generation;
+  }
+
+  /** The names of the zones served. */
+  names(): string[] {
+    return [...this.#zones.keys()];
   }
 
   /** The zone `name` itself, if served. */

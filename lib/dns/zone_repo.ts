@@ -4,7 +4,10 @@
  * list here.
  */
 import type { PageWindow } from "../paging.ts";
-import type { Store } from "../store/store.ts";
+import type { Async } from "./async.ts";
+import type { SqliteAsync } from "../store/sqlite_async.ts";
+import { ConflictError } from "../errors.ts";
+import { isUniqueViolation, type Store } from "../store/store.ts";
 import type { SoaTimers } from "./soa.ts";
 
 /** A zone as stored. Times are milliseconds since the epoch. */
@@ -36,7 +39,11 @@ export type ZoneChange = Partial<
   Pick<ZoneRow, "admin_email" | keyof SoaTimers | "nameservers" | "ns_ttl" | "mname">
 >;
 
-export interface ZoneRepo {
+/**
+ * The synchronous statements of `dns_zones` on SQLite, which `SqliteZoneRepo` runs; the
+ * methods are those of `ZoneRepo`, returning at once.
+ */
+export interface ZoneStatements {
   /** The zone `name` (normalized), if it exists. */
   get(name: string): ZoneRow | undefined;
   /** The zones of `window` (default: all) with their record counts, by name; keyset key [name]. */
@@ -58,9 +65,17 @@ export interface ZoneRepo {
   delete(name: string): void;
   /** How many zones and records there are, for the DNS status probe. */
   counts(): { zones: number; records: number };
+  /** Every zone's name and serial, by name: what the index sync polls (index_sync.ts). */
+  serials(): { name: string; serial: number }[];
+  /**
+   * Tells the other instances, at commit, that `name` changed (PostgreSQL: NOTIFY on
+   * "palisade_dns"). Nothing on SQLite, where one process serves the store.
+   */
+  announce(name: string): void;
 }
 
-interface Row {
+/** A `dns_zones` row as both engines return it. */
+export interface ZoneDbRow {
   name: string;
   admin_email: string;
   serial: number;
@@ -77,7 +92,7 @@ interface Row {
   updated_at: number;
 }
 
-function toZone(r: Row): ZoneRow {
+export function toZone(r: ZoneDbRow): ZoneRow {
   return {
     name: r.name,
     admin_email: r.admin_email,
@@ -97,7 +112,7 @@ function toZone(r: Row): ZoneRow {
 }
 
 /** The columns `update` may write, in the order they appear in the statement. */
-const CHANGE_COLUMNS = [
+export const CHANGE_COLUMNS = [
   "admin_email",
   "refresh",
   "retry",
@@ -109,11 +124,11 @@ const CHANGE_COLUMNS = [
   "mname",
 ] as const satisfies readonly (keyof ZoneChange)[];
 
-export class SqliteZoneRepo implements ZoneRepo {
+export class SqliteZoneStatements implements ZoneStatements {
   constructor(private readonly store: Store) {}
 
   get(name: string): ZoneRow | undefined {
-    const r = this.store.get<Row>("SELECT * FROM dns_zones WHERE name = ?", name);
+    const r = this.store.get<ZoneDbRow>("SELECT * FROM dns_zones WHERE name = ?", name);
     return r && toZone(r);
   }
 
@@ -216,5 +231,79 @@ export class SqliteZoneRepo implements ZoneRepo {
       "SELECT (SELECT count(*) FROM dns_zones) AS zones, (SELECT count(*) FROM dns_records) AS records",
     )!;
     return { zones: r.zones, records: r.records };
+  }
+
+  serials(): { name: string; serial: number }[] {
+    return this.store.all<{ name: string; serial: number }>(
+      "SELECT name, serial FROM dns_zones ORDER BY name",
+    ).map((r) => ({ name: r.name, serial: r.serial }));
+  }
+
+  announce(_name: string): void {}
+}
+
+/** The conflict of a second zone of one name, on both engines. */
+export function zoneTaken(name: string): ConflictError {
+  return new ConflictError(`Zone "${name}" already exists`, "name");
+}
+
+/** The zones of either engine (docs/scaling.md); the methods are documented on `ZoneStatements`. */
+export type ZoneRepo = Async<ZoneStatements>;
+
+/** `dns_zones` on SQLite: the synchronous statements, run through `SqliteAsync`. */
+export class SqliteZoneRepo implements ZoneRepo {
+  readonly #s: SqliteZoneStatements;
+
+  constructor(private readonly db: SqliteAsync) {
+    this.#s = new SqliteZoneStatements(db.store);
+  }
+
+  get(name: string) {
+    return this.db.run(() => this.#s.get(name));
+  }
+  list(window?: PageWindow) {
+    return this.db.run(() => this.#s.list(window));
+  }
+  names() {
+    return this.db.run(() => this.#s.names());
+  }
+  insert(zone: ZoneRow) {
+    return this.db.run(() => {
+      try {
+        this.#s.insert(zone);
+      } catch (err) {
+        throw isUniqueViolation(err) ? zoneTaken(zone.name) : err;
+      }
+    });
+  }
+  update(name: string, change: ZoneChange) {
+    return this.db.run(() => this.#s.update(name, change));
+  }
+  setSerial(name: string, serial: number, updatedAt: number) {
+    return this.db.run(() => this.#s.setSerial(name, serial, updatedAt));
+  }
+  setDnssecEnabled(name: string, enabled: boolean) {
+    return this.db.run(() => this.#s.setDnssecEnabled(name, enabled));
+  }
+  zskRotationDays(name: string) {
+    return this.db.run(() => this.#s.zskRotationDays(name));
+  }
+  setZskRotationDays(name: string, days: number | null) {
+    return this.db.run(() => this.#s.setZskRotationDays(name, days));
+  }
+  zskRotations() {
+    return this.db.run(() => this.#s.zskRotations());
+  }
+  delete(name: string) {
+    return this.db.run(() => this.#s.delete(name));
+  }
+  counts() {
+    return this.db.run(() => this.#s.counts());
+  }
+  serials() {
+    return this.db.run(() => this.#s.serials());
+  }
+  announce(name: string) {
+    return this.db.run(() => this.#s.announce(name));
   }
 }

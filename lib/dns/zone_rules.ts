@@ -9,13 +9,13 @@ import { inZone, parentName } from "./names.ts";
 import type { RecordRepo } from "./record_repo.ts";
 
 /** Throws ConflictError (409) or UnprocessableError (422) when `name type value` may not join `zone`. */
-export function checkZoneRules(
+export async function checkZoneRules(
   records: RecordRepo,
   zone: string,
   name: string,
   type: string,
   value: string,
-): void {
+): Promise<void> {
   if (name === zone && type === "NS") {
     throw new UnprocessableError(
       `Apex NS records of zone "${zone}" come from the zone's nameservers; update the zone instead`,
@@ -25,16 +25,16 @@ export function checkZoneRules(
   if ((type === "NS" || type === "DNAME") && name.startsWith("*.")) {
     throw new UnprocessableError(`Record "${name}" of type "${type}" cannot have a wildcard owner`);
   }
-  if (records.exists(zone, name, type, value)) {
+  if (await records.exists(zone, name, type, value)) {
     throw new ConflictError(
       `Record "${name}" of type "${type}" with value "${value}" already exists`,
     );
   }
   // The types present, not every record: a large RRset must not make each addition read it all.
-  const present = records.typesAt(zone, name);
+  const present = await records.typesAt(zone, name);
   checkCname(present, zone, name, type);
-  checkDname(records, present, zone, name, type);
-  if (type !== "A" && type !== "AAAA") checkBelowDelegation(records, zone, name);
+  await checkDname(records, present, zone, name, type);
+  if (type !== "A" && type !== "AAAA") await checkBelowDelegation(records, zone, name);
 }
 
 /**
@@ -59,17 +59,17 @@ function checkCname(present: string[], zone: string, name: string, type: string)
  * data below a DNAME: the DNAME redirects every name under its owner. At the
  * apex it sits beside the SOA and NS.
  */
-function checkDname(
+async function checkDname(
   records: RecordRepo,
   present: string[],
   zone: string,
   name: string,
   type: string,
-): void {
+): Promise<void> {
   if (type === "DNAME" && present.includes("DNAME")) {
     throw new ConflictError(`Record "${name}" of type "DNAME" conflicts with the existing DNAME`);
   }
-  if (type === "DNAME" && records.hasBelow(zone, name)) {
+  if (type === "DNAME" && await records.hasBelow(zone, name)) {
     throw new UnprocessableError(
       `Record "${name}" of type "DNAME" cannot be added: records exist below it`,
     );
@@ -78,16 +78,20 @@ function checkDname(
   for (let n = parentName(name); inZone(n, zone); n = parentName(n)) {
     above.push(n);
   }
-  const dname = records.ownerOfType(zone, "DNAME", above);
+  const dname = await records.ownerOfType(zone, "DNAME", above);
   if (dname !== undefined) {
     throw new UnprocessableError(`Record "${name}" lies below the DNAME at "${dname}"`);
   }
 }
 
 /** Below a delegation only glue (A, AAAA) may live: anything else would be occluded by the cut. */
-function checkBelowDelegation(records: RecordRepo, zone: string, name: string): void {
+async function checkBelowDelegation(
+  records: RecordRepo,
+  zone: string,
+  name: string,
+): Promise<void> {
   for (let n = parentName(name); n !== "" && n !== zone && inZone(n, zone); n = parentName(n)) {
-    if (records.hasNs(zone, n)) {
+    if (await records.hasNs(zone, n)) {
       throw new UnprocessableError(`Record "${name}" lies below the delegation at "${n}"`);
     }
   }

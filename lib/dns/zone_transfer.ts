@@ -20,6 +20,7 @@ import { buildRaw, buildResponse, type EdnsReply, toRecords } from "./response.t
 import { serialGreater } from "./soa.ts";
 import { dnssecTransferRecords } from "./dnssec/signed_transfer.ts";
 import { ixfrOverUdp, ixfrRecords } from "./ixfr/ixfr_answer.ts";
+import type { Answers } from "./tsig/tsig_answer.ts";
 import type { ZoneSigner } from "./dnssec/signer.ts";
 import { type DnsIndex, T_SOA, type ZoneData } from "./zone_index.ts";
 
@@ -42,8 +43,11 @@ export interface TransferRequest {
   signer: ZoneSigner;
 }
 
-/** The responses to an AXFR or IXFR query for a zone of `index`. */
-export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] {
+/**
+ * The responses to an AXFR or IXFR query for a zone of `index`: at once, but
+ * later for an IXFR that reads the journal (from the store, as IXFR is rare).
+ */
+export function zoneTransfer(index: DnsIndex, r: TransferRequest): Answers {
   const { msg, q, transport, edns, limit } = r;
   if (q.qtype === T_AXFR && transport === "udp") {
     // RFC 5936 §4.2: AXFR is TCP only; NSD and Knot answer NOTIMP, before any ACL or zone check.
@@ -59,11 +63,26 @@ export function zoneTransfer(index: DnsIndex, r: TransferRequest): Uint8Array[] 
     return [buildResponse(msg, q, RCODE_REFUSED, false, edns, { ede: PROHIBITED }, limit)];
   }
   if (!zone) return [buildResponse(msg, q, RCODE_NOTAUTH, false, edns, {}, limit)];
-  const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
   const upToDate = q.qtype === T_IXFR && !serialGreater(zone.serial, q.clientSerial!);
-  const diff = q.qtype === T_IXFR && !upToDate
-    ? ixfrRecords(index.journal, zone, q.clientSerial!)
-    : undefined;
+  if (q.qtype === T_IXFR && !upToDate) {
+    // A copy of the query: the answer comes after the store, and the listener reuses its buffer.
+    const own = { ...r, msg: r.msg.slice() };
+    return ixfrRecords(index.journal, zone, q.clientSerial!).then((diff) =>
+      transferOf(own, zone, upToDate, diff)
+    );
+  }
+  return transferOf(r, zone, upToDate, undefined);
+}
+
+/** The transfer once the journal is read: `diff` is the IXFR from it, if it has one. */
+function transferOf(
+  r: TransferRequest,
+  zone: ZoneData,
+  upToDate: boolean,
+  diff: WireRecord[] | undefined,
+): Uint8Array[] {
+  const { msg, q, transport, edns, limit } = r;
+  const soa: RRsetAt = { owner: zone.name, set: zone.nodes.get(zone.name)!.get(T_SOA)! };
   if (diff && transport === "tcp") return transferMessages(msg, q, edns, diff);
   const one = diff && ixfrOverUdp(msg, q, edns, limit, diff);
   if (one) return [one];

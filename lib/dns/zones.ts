@@ -11,7 +11,7 @@ import { journalStart } from "./ixfr/journal_write.ts";
 import { bumpSerial, writeSoa } from "./soa_serial.ts";
 import { nextSerial, normalizeEmail, SOA_DEFAULTS, type SoaTimers, validateTimers } from "./soa.ts";
 import type { ZoneListing, ZoneRow } from "./zone_repo.ts";
-import { type PageInfo, type PageRequest, paginate } from "../paging.ts";
+import { type PageInfo, type PageRequest, paginateAsync } from "../paging.ts";
 
 export interface CreateZoneInput {
   name: string;
@@ -49,21 +49,21 @@ export interface ZoneDetails extends ZoneSummary {
 const TIMER_KEYS = ["refresh", "retry", "expire", "minimum", "default_ttl"] as const;
 
 /** Every zone with its record count, by name. */
-export function listZones(ctx: DnsContext): ZoneSummary[] {
-  return ctx.zones.list().map(zoneSummary);
+export async function listZones(ctx: DnsContext): Promise<ZoneSummary[]> {
+  return (await ctx.zones.list()).map(zoneSummary);
 }
 
 /** GET /zones: a page of zones by name (docs/api.md, "Pagination"). */
-export function listZonePage(
+export async function listZonePage(
   ctx: DnsContext,
   req: PageRequest,
-): { zones: ZoneSummary[] } & PageInfo {
-  const { items, ...info } = paginate<ZoneListing>(req, {
+): Promise<{ zones: ZoneSummary[] } & PageInfo> {
+  const { items, ...info } = await paginateAsync<ZoneListing>(req, {
     kind: "zones",
     shape: ["s"],
     keyOf: (z) => [z.name],
     rows: (w) => ctx.zones.list(w),
-    count: () => ctx.zones.counts().zones,
+    count: async () => (await ctx.zones.counts()).zones,
   });
   return { zones: items.map(zoneSummary), ...info };
 }
@@ -78,12 +78,16 @@ function zoneSummary(z: ZoneListing): ZoneSummary {
 }
 
 /** One zone with all fields; NotFoundError when absent. */
-export function getZone(ctx: DnsContext, name: string): ZoneDetails {
-  return zoneDetails(ctx, zoneOf(ctx, name));
+export async function getZone(ctx: DnsContext, name: string): Promise<ZoneDetails> {
+  return await zoneDetails(ctx, await zoneOf(ctx, name));
 }
 
 /** Creates a zone with its SOA (records_count 1) and the configured apex NS. */
-export function createZone(ctx: DnsContext, actor: string, input: CreateZoneInput): ZoneDetails {
+export async function createZone(
+  ctx: DnsContext,
+  actor: string,
+  input: CreateZoneInput,
+): Promise<ZoneDetails> {
   const name = normalizeZoneName(input.name, "name");
   const timers = { ...SOA_DEFAULTS };
   for (const k of TIMER_KEYS) if (input[k] !== undefined) timers[k] = input[k]!;
@@ -91,9 +95,9 @@ export function createZone(ctx: DnsContext, actor: string, input: CreateZoneInpu
   const admin_email = normalizeEmail(input.admin_email);
   const nameservers = nameserversFor(ctx, name, input.nameservers);
   const now = ctx.clock.now();
-  return ctx.transactor.tx(() => {
-    if (ctx.zones.get(name)) throw new ConflictError(`Zone "${name}" already exists`, "name");
-    const row = insertZone(ctx, {
+  return await ctx.transactor.tx(async () => {
+    if (await ctx.zones.get(name)) throw new ConflictError(`Zone "${name}" already exists`, "name");
+    const row = await insertZone(ctx, {
       name,
       admin_email,
       serial: nextSerial(0, now),
@@ -105,28 +109,28 @@ export function createZone(ctx: DnsContext, actor: string, input: CreateZoneInpu
       created_at: now,
       updated_at: now,
     });
-    ctx.audit.record({
+    await ctx.audit.add({
       actor,
       event_type: "dns.zone.created",
       message: `Created zone "${name}"`,
       resource_type: "dns_zone",
       resource_id: name,
     });
-    journalStart(ctx, name);
-    zoneChanged(ctx, name, "created", row.serial);
-    return zoneDetails(ctx, row);
+    await journalStart(ctx, name);
+    await zoneChanged(ctx, name, "created", row.serial);
+    return await zoneDetails(ctx, row);
   });
 }
 
 /** Updates SOA fields and nameservers; bumps the serial. */
-export function updateZone(
+export async function updateZone(
   ctx: DnsContext,
   actor: string,
   name: string,
   input: UpdateZoneInput,
-): ZoneDetails {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, name);
+): Promise<ZoneDetails> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, name);
     const timers: SoaTimers = {
       refresh: z.refresh,
       retry: z.retry,
@@ -142,48 +146,48 @@ export function updateZone(
     const nameservers = input.nameservers === undefined
       ? z.nameservers
       : nameserversFor(ctx, z.name, input.nameservers);
-    ctx.zones.update(z.name, { admin_email, ...timers, nameservers });
+    await ctx.zones.update(z.name, { admin_email, ...timers, nameservers });
     const changed = Object.keys(input).filter((k) =>
       (input as Record<string, unknown>)[k] !== undefined
     );
-    const serial = bumpSerial(ctx, z.name);
-    ctx.audit.record({
+    const serial = await bumpSerial(ctx, z.name);
+    await ctx.audit.add({
       actor,
       event_type: "dns.zone.updated",
       message: `Updated zone "${z.name}" (${changed.join(", ") || "no fields"})`,
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "updated", serial);
-    return zoneDetails(ctx, zoneOf(ctx, z.name));
+    await zoneChanged(ctx, z.name, "updated", serial);
+    return await zoneDetails(ctx, await zoneOf(ctx, z.name));
   });
 }
 
 /** Deletes a zone and all its records. */
-export function deleteZone(
+export async function deleteZone(
   ctx: DnsContext,
   actor: string,
   name: string,
-): { success: true; message: string } {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, name);
-    ctx.zones.delete(z.name);
-    ctx.audit.record({
+): Promise<{ success: true; message: string }> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, name);
+    await ctx.zones.delete(z.name);
+    await ctx.audit.add({
       actor,
       event_type: "dns.zone.deleted",
       message: `Deleted zone "${z.name}"`,
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "deleted", z.serial);
+    await zoneChanged(ctx, z.name, "deleted", z.serial);
     return { success: true as const, message: `Zone "${z.name}" deleted` };
   });
 }
 
 /** Stores a new zone and writes its SOA row. */
-export function insertZone(ctx: DnsContext, row: ZoneRow): ZoneRow {
-  ctx.zones.insert(row);
-  writeSoa(ctx, row.name, row.created_at);
+export async function insertZone(ctx: DnsContext, row: ZoneRow): Promise<ZoneRow> {
+  await ctx.zones.insert(row);
+  await writeSoa(ctx, row.name, row.created_at);
   return row;
 }
 
@@ -198,7 +202,7 @@ export function nameserversFor(ctx: DnsContext, zone: string, given?: string[]):
   );
 }
 
-function zoneDetails(ctx: DnsContext, z: ZoneRow): ZoneDetails {
+async function zoneDetails(ctx: DnsContext, z: ZoneRow): Promise<ZoneDetails> {
   return {
     name: z.name,
     admin_email: z.admin_email,
@@ -208,7 +212,7 @@ function zoneDetails(ctx: DnsContext, z: ZoneRow): ZoneDetails {
     expire: z.expire,
     minimum: z.minimum,
     default_ttl: z.default_ttl,
-    records_count: ctx.records.count(z.name),
+    records_count: await ctx.records.count(z.name),
     nameservers: z.nameservers,
     dnssec_enabled: z.dnssec_enabled,
     created_at: isoTime(z.created_at),

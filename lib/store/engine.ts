@@ -24,11 +24,3 @@ export function pickRepo<T>(
 ): T {
   return engine.kind === "sqlite" ? make.sqlite(engine.db, engine.store) : make.postgres(engine.db);
 }
-
-/** The SQLite store of a part not yet built for PostgreSQL; throws on PostgreSQL. */
-export function sqliteStoreOf(engine: StoreEngine): Store {
-  if (engine.kind !== "sqlite") {
-    throw new Error("This part of Palisade runs on the SQLite store only (docs/scaling.md)");
-  }
-  return engine.store;
-}

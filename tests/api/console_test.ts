@@ -33,11 +33,11 @@ Deno.test("POST /cli/execute runs every internal command and never shows an inte
   const peer =
     (await api.post(`/interfaces/${iface.id}/peers`, { name: "p", preshared_key: true })).body;
   assertEquals(peer.has_preshared_key, true);
-  t.services.dns.createZone("admin", {
+  await t.services.dns.createZone("admin", {
     name: "example.com",
     admin_email: "hostmaster@example.com",
   });
-  t.services.dns.createRecord("admin", "example.com", {
+  await t.services.dns.createRecord("admin", "example.com", {
     domain: "www.example.com",
     type: "A",
     value: "192.0.2.7",

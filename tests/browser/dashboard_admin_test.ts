@@ -214,7 +214,7 @@ browserTest(NAME, async (browser) => {
     await page.getByRole("button", { name: "Delete record" }).click();
     await page.waitForURL(/done=record_deleted$/);
     await page.getByRole("status").filter({ hasText: "Record deleted." }).waitFor();
-    assertEquals(t.services.dns.listRecords("example.org", "A").records, []);
+    assertEquals((await t.services.dns.listRecords("example.org", "A")).records, []);
 
     await nav(page, "Zones", /\/zones$/);
     await capture("zones");

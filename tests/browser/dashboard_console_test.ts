@@ -18,7 +18,10 @@ const SUBSYSTEMS = ["database", "tunnels", "firewall", "routes", "dns", "attesta
 
 browserTest(NAME, async (browser) => {
   await using t = await startTestServer();
-  t.services.dns.createZone("test", { name: "example.org", admin_email: "admin@example.org" });
+  await t.services.dns.createZone("test", {
+    name: "example.org",
+    admin_email: "admin@example.org",
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(HANG_MS);
   const errors = watchConsole(page);

@@ -18,7 +18,7 @@ browserTest(
   "dashboard: DNSSEC is enabled from the zone page, which shows the DS line to copy",
   async (browser) => {
     await using t = await startTestServer();
-    t.services.dns.createZone("test", { name: ZONE, admin_email: `hostmaster@${ZONE}` });
+    await t.services.dns.createZone("test", { name: ZONE, admin_email: `hostmaster@${ZONE}` });
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
       permissions: ["clipboard-read", "clipboard-write"],

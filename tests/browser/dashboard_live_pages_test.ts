@@ -39,13 +39,13 @@ browserTest(
 
     await page.goto(`${t.admin}/zones`);
     await live(page);
-    dns.createZone("test", { name: "live.example", admin_email: "hostmaster@live.example" });
+    await dns.createZone("test", { name: "live.example", admin_email: "hostmaster@live.example" });
     await page.locator("#zones-table").getByRole("link", { name: "live.example" }).waitFor();
     assert(await notReloaded(page), "the zones page was not reloaded");
 
     await page.goto(`${t.admin}/zones/live.example`);
     await live(page);
-    dns.createRecord("test", "live.example", {
+    await dns.createRecord("test", "live.example", {
       domain: "www.live.example",
       type: "A",
       value: "192.0.2.77",
@@ -116,7 +116,10 @@ browserTest(
     refuse = false;
     await status(page, /^Live$/).waitFor();
     // Live again means events again: a zone made now shows without a reload.
-    t.services.dns.createZone("test", { name: "back.example", admin_email: "h@back.example" });
+    await t.services.dns.createZone("test", {
+      name: "back.example",
+      admin_email: "h@back.example",
+    });
     await page.locator("#zones-table").getByRole("link", { name: "back.example" }).waitFor();
     assert(await notReloaded(page), "the page was not reloaded");
     assertEquals(errors, []);
@@ -167,7 +170,10 @@ browserTest(
     await live(page);
     const zones = page.locator("#overview-counts .stat", { hasText: "Zones" }).locator("dd");
     assertEquals(await zones.innerText(), "0");
-    t.services.dns.createZone("test", { name: "count.example", admin_email: "h@count.example" });
+    await t.services.dns.createZone("test", {
+      name: "count.example",
+      admin_email: "h@count.example",
+    });
     await zones.getByText("1", { exact: true }).waitFor();
     assert(await notReloaded(page), "the overview was not reloaded");
 

@@ -15,8 +15,8 @@ browserTest(NAME, async (browser) => {
   const { tunnels, dns } = t.services;
   const iface = await tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "t");
   const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "t");
-  dns.createZone("t", { name: "example.org", admin_email: "hostmaster@example.org" });
-  dns.createRecord("t", "example.org", { domain: "@", type: "A", value: "192.0.2.1" });
+  await dns.createZone("t", { name: "example.org", admin_email: "hostmaster@example.org" });
+  await dns.createRecord("t", "example.org", { domain: "@", type: "A", value: "192.0.2.1" });
   const network = (await tunnels.networks.list())[0];
   await tunnels.routes.create({ destination: "10.50.0.0/24", gateway: "10.8.0.9" }, "t");
   await tunnels.firewall.create({ name: "ssh", protocol: "tcp", port: 22, action: "accept" }, "t");

@@ -11,8 +11,8 @@ async function seed(t: TestServer) {
   const { tunnels, dns } = t.services;
   const iface = await tunnels.interfaces.create({ name: "wg1", address_v4: "10.8.0.1/24" }, "test");
   const peer = await tunnels.peers.create(iface.id, { name: "alice" }, "test");
-  dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
-  const record = dns.createRecord("test", "example.org", {
+  await dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
+  const record = await dns.createRecord("test", "example.org", {
     domain: "www.example.org",
     type: "A",
     value: "192.0.2.1",
@@ -64,7 +64,7 @@ Deno.test("a viewer's POST to every mutating dashboard page is refused with 403"
   assert(checked >= 20, `only ${checked} mutating pages found`);
   assertEquals(selfService.sort(), ["/account/password", "/tokens", "/tokens/:id/revoke"]);
   assertEquals((await t.services.tunnels.peers.view(ids.peer)).status, "enabled");
-  assertEquals(t.services.dns.listZones().length, 1);
+  assertEquals((await t.services.dns.listZones()).length, 1);
   assertEquals((await t.services.tunnels.firewall.get(ids.rule)).enabled, true);
   assertEquals((await t.services.tunnels.networks.list()).length, 2);
   assertEquals((await t.services.tunnels.routes.list()).length, 1);

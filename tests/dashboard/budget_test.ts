@@ -35,9 +35,9 @@ Deno.test("the peers page renders 1,000 peers with the same SQL statements as 10
 Deno.test("no dashboard page ships more than 40 KiB of gzipped JavaScript", async () => {
   await using t = await startTestServer();
   const { interfaceId, peerIds } = await seedPeers(t, 3);
-  t.services.dns.createZone("test", { name: "example.org", admin_email: "h@example.org" });
-  const record = t.services.dns.listRecords("example.org").records[0];
-  t.services.dns.createZone("test", { name: "signed.org", admin_email: "h@signed.org" });
+  await t.services.dns.createZone("test", { name: "example.org", admin_email: "h@example.org" });
+  const record = (await t.services.dns.listRecords("example.org")).records[0];
+  await t.services.dns.createZone("test", { name: "signed.org", admin_email: "h@signed.org" });
   await t.services.dns.setDnssec("test", "signed.org", { enable: true });
   const { tunnels } = t.services;
   const network = (await tunnels.networks.list())[0];

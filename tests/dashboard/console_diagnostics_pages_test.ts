@@ -19,7 +19,10 @@ function output(html: string): string | null {
 
 Deno.test("console page: the command is a choice of the allowlist and an internal command's output shows pretty-printed", async () => {
   await using t = await startTestServer();
-  t.services.dns.createZone("test", { name: "example.org", admin_email: "admin@example.org" });
+  await t.services.dns.createZone("test", {
+    name: "example.org",
+    admin_email: "admin@example.org",
+  });
   const cookie = await t.login();
 
   const { status, html } = await getPage(t, "/console", cookie);

@@ -12,7 +12,7 @@ const PAGE = `/zones/${ZONE}`;
 
 Deno.test("a ZSK rollover starts from its confirmation page and the panel shows it under way", async () => {
   await using t = await startTestServer();
-  t.services.dns.createZone("test", { name: ZONE, admin_email: `hostmaster@${ZONE}` });
+  await t.services.dns.createZone("test", { name: ZONE, admin_email: `hostmaster@${ZONE}` });
   await t.services.dns.setDnssec("test", ZONE, { enable: true, algorithm: "ED25519" });
   const cookie = await t.login();
   assertStringIncludes((await getPage(t, PAGE, cookie)).html, `href="${PAGE}/dnssec/rotate"`);
@@ -20,11 +20,11 @@ Deno.test("a ZSK rollover starts from its confirmation page and the panel shows 
   const ask = await getPage(t, `${PAGE}/dnssec/rotate`, cookie);
   assertEquals(ask.status, 200);
   assertStringIncludes(ask.html, "nothing changes at the");
-  assertEquals(t.services.dns.dnssecStatus(ZONE).rollover, null, "asking changes nothing");
+  assertEquals((await t.services.dns.dnssecStatus(ZONE)).rollover, null, "asking changes nothing");
 
   const res = await postForm(t, `${PAGE}/dnssec/rotate`, {}, cookie);
   assertEquals([res.status, res.headers.get("location")], [303, `${PAGE}?done=dnssec_rotated`]);
-  const status = t.services.dns.dnssecStatus(ZONE);
+  const status = await t.services.dns.dnssecStatus(ZONE);
   assert(status.rollover !== null, "a rollover is under way");
   const zsks = status.keys.filter((k) => k.key_type === "ZSK").map((k) => k.state).sort();
   assertEquals(zsks, ["active", "published"]);
@@ -36,7 +36,7 @@ Deno.test("a ZSK rollover starts from its confirmation page and the panel shows 
   // A second one while the first runs is refused on the page, and nothing changes.
   const again = await postForm(t, `${PAGE}/dnssec/rotate`, {}, cookie);
   assertEquals(again.status, 409);
-  assertEquals(t.services.dns.dnssecStatus(ZONE).keys.length, status.keys.length);
+  assertEquals((await t.services.dns.dnssecStatus(ZONE)).keys.length, status.keys.length);
 
   await t.addUser("vera", "viewer");
   const viewer = await t.login("vera", "vera-password-123");

@@ -19,7 +19,7 @@ const mxTargets = (n: number) =>
 Deno.test("an answer that fits is sent whole without the zone's NS, not truncated", async () => {
   if (!haveSystem("dns answer sizes", ["dig"])) return;
   await using s = await startDnsStack();
-  populateAnswerZones(s);
+  await populateAnswerZones(s);
   // 499 bytes without EDNS once the two optional NS records are left out.
   const long = await digTwice(s.port, "long.example.test", "TXT", "+noedns");
   assertEquals([long.status, long.flags, long.size], ["NOERROR", ["aa", "qr"], 499]);
@@ -42,7 +42,7 @@ Deno.test("an answer that fits is sent whole without the zone's NS, not truncate
 Deno.test("an answer RRset that does not fit sets TC and keeps the whole RRsets before it", async () => {
   if (!haveSystem("dns answer sizes", ["dig"])) return;
   await using s = await startDnsStack();
-  populateAnswerZones(s);
+  await populateAnswerZones(s);
   const r = await digTwice(s.port, "tobig.example.test", "A", "+noedns");
   assertEquals([r.status, r.flags, r.size], ["NOERROR", ["aa", "qr", "tc"], 54]);
   assertEquals(r.answer, ["tobig.example.test. 600 IN CNAME big.example.test."]);
@@ -54,7 +54,7 @@ Deno.test("an answer RRset that does not fit sets TC and keeps the whole RRsets 
 Deno.test("additional data: every A RRset, then every AAAA, as far as they fit, without TC", async () => {
   if (!haveSystem("dns additional data", ["dig"])) return;
   await using s = await startDnsStack();
-  populateAnswerZones(s);
+  await populateAnswerZones(s);
   const mx3 = await digTwice(s.port, "mx3.example.test", "MX", "+noedns");
   assertEquals([mx3.flags, mx3.size], [["aa", "qr"], 303]);
   assertEquals(mx3.inOrder.additional, [
@@ -86,7 +86,7 @@ Deno.test("additional data: every A RRset, then every AAAA, as far as they fit, 
 Deno.test("glue as space allows: TC when in-domain glue is left out (RFC 9471), not for sibling glue", async () => {
   if (!haveSystem("dns glue", ["dig"])) return;
   await using s = await startDnsStack();
-  populateAnswerZones(s);
+  await populateAnswerZones(s);
   const ns = (cut: string) =>
     Array.from(
       { length: 8 },

@@ -19,7 +19,7 @@ export const LONG_TXT = `"${"a".repeat(250)}" "${"b".repeat(200)}"`;
 /** A DNAME target of 200 characters: a query name of two long labels below it overflows 255 bytes. */
 export const LONG_TARGET = ["a", "b", "c"].map((c) => c.repeat(63)).join(".") + ".dddddddd";
 
-export function populateAnswerZones(s: DnsStack): void {
+export async function populateAnswerZones(s: DnsStack): Promise<void> {
   const zone = (name: string, nameservers: string[], minimum: number, ttl: number) =>
     s.service.createZone("test", {
       name,
@@ -31,65 +31,65 @@ export function populateAnswerZones(s: DnsStack): void {
       default_ttl: ttl,
       nameservers,
     });
-  zone(Z, ["ns1.example.test", "ns2.example.test"], 120, 600);
-  zone(OTHER, ["ns1.other.test"], 60, 300);
+  await zone(Z, ["ns1.example.test", "ns2.example.test"], 120, 600);
+  await zone(OTHER, ["ns1.other.test"], 60, 300);
   const add = (zone: string, domain: string, type: string, value: string, ttl?: number) =>
     s.service.createRecord("test", zone, { domain, type, value, ttl });
   const e = (domain: string, type: string, value: string, ttl?: number) =>
     add(Z, domain === "@" ? Z : `${domain}.${Z}`, type, value, ttl);
-  e("ns1", "A", "192.0.2.53");
-  e("ns2", "AAAA", "2001:db8::53");
-  e("www", "A", "192.0.2.1");
-  e("long", "TXT", LONG_TXT);
+  await e("ns1", "A", "192.0.2.53");
+  await e("ns2", "AAAA", "2001:db8::53");
+  await e("www", "A", "192.0.2.1");
+  await e("long", "TXT", LONG_TXT);
   // 34 addresses: 589 bytes with EDNS, under a 600-byte limit only without the zone's NS.
-  for (let i = 1; i <= 34; i++) e("big", "A", `10.0.0.${i}`);
-  e("tobig", "CNAME", `big.${Z}`);
+  for (let i = 1; i <= 34; i++) await e("big", "A", `10.0.0.${i}`);
+  await e("tobig", "CNAME", `big.${Z}`);
   for (const [i, pref] of [[1, 10], [2, 20], [3, 30]]) {
-    e("mx3", "MX", `${pref} m${i}.${Z}`);
-    e(`m${i}`, "A", `192.0.2.1${i}`);
-    e(`m${i}`, "AAAA", `2001:db8::1${i}`);
+    await e("mx3", "MX", `${pref} m${i}.${Z}`);
+    await e(`m${i}`, "A", `192.0.2.1${i}`);
+    await e(`m${i}`, "AAAA", `2001:db8::1${i}`);
   }
   // Eight mail servers with both address types: not all their addresses fit 512 bytes.
   for (let i = 1; i <= 8; i++) {
-    e("mx8", "MX", `${i} n${i}.${Z}`);
-    e(`n${i}`, "A", `192.0.5.${i}`);
-    e(`n${i}`, "AAAA", `2001:db8:5::${i}`);
+    await e("mx8", "MX", `${i} n${i}.${Z}`);
+    await e(`n${i}`, "A", `192.0.5.${i}`);
+    await e(`n${i}`, "AAAA", `2001:db8:5::${i}`);
   }
   // Eight name servers with both address types: the glue does not all fit 512 bytes.
   for (let i = 1; i <= 8; i++) {
-    e("sub2", "NS", `ns${i}.sub2.${Z}`);
-    e(`ns${i}.sub2`, "A", `192.0.3.${i}`);
-    e(`ns${i}.sub2`, "AAAA", `2001:db8:3::${i}`);
+    await e("sub2", "NS", `ns${i}.sub2.${Z}`);
+    await e(`ns${i}.sub2`, "A", `192.0.3.${i}`);
+    await e(`ns${i}.sub2`, "AAAA", `2001:db8:3::${i}`);
   }
-  e("tosub2", "CNAME", `host.sub2.${Z}`);
+  await e("tosub2", "CNAME", `host.sub2.${Z}`);
   // Delegated to names under another cut only: sibling glue, not required (RFC 9471 §2.2).
-  for (let i = 1; i <= 8; i++) e("sib", "NS", `ns${i}.sub2.${Z}`);
+  for (let i = 1; i <= 8; i++) await e("sib", "NS", `ns${i}.sub2.${Z}`);
   // Twelve hops before the address: longer than the eight Palisade used to follow.
-  for (let i = 0; i < 12; i++) e(`ch${i}`, "CNAME", `ch${i + 1}.${Z}`);
-  e("ch12", "A", "192.0.2.12");
-  e("toother", "CNAME", `www.${OTHER}`);
-  e("toother2", "CNAME", `c1.${OTHER}`);
-  e("c3", "A", "192.0.2.33");
-  e("loop1", "CNAME", `loop2.${OTHER}`);
+  for (let i = 0; i < 12; i++) await e(`ch${i}`, "CNAME", `ch${i + 1}.${Z}`);
+  await e("ch12", "A", "192.0.2.12");
+  await e("toother", "CNAME", `www.${OTHER}`);
+  await e("toother2", "CNAME", `c1.${OTHER}`);
+  await e("c3", "A", "192.0.2.33");
+  await e("loop1", "CNAME", `loop2.${OTHER}`);
   const o = (domain: string, type: string, value: string) =>
     add(OTHER, domain === "@" ? OTHER : `${domain}.${OTHER}`, type, value);
-  o("ns1", "A", "192.0.2.70");
-  o("www", "A", "192.0.2.71");
-  o("c1", "CNAME", `c2.${OTHER}`);
-  o("c2", "CNAME", `c3.${Z}`);
-  o("loop2", "CNAME", `loop1.${Z}`);
+  await o("ns1", "A", "192.0.2.70");
+  await o("www", "A", "192.0.2.71");
+  await o("c1", "CNAME", `c2.${OTHER}`);
+  await o("c2", "CNAME", `c3.${Z}`);
+  await o("loop2", "CNAME", `loop1.${Z}`);
 }
 
 /** RFC 6672: a DNAME into the other zone, one inside this zone, one whose substitution can overflow. */
-export function populateDnames(s: DnsStack): void {
+export async function populateDnames(s: DnsStack): Promise<void> {
   const e = (domain: string, type: string, value: string, ttl?: number) =>
     s.service.createRecord("test", Z, { domain: `${domain}.${Z}`, type, value, ttl });
-  e("dn", "DNAME", OTHER, 300);
-  e("dnself", "DNAME", `x.${Z}`);
-  e("x", "A", "192.0.2.200");
-  e("y.x", "A", "192.0.2.201");
-  e("c.x", "CNAME", `www.${Z}`);
-  e("dnlong", "DNAME", LONG_TARGET);
+  await e("dn", "DNAME", OTHER, 300);
+  await e("dnself", "DNAME", `x.${Z}`);
+  await e("x", "A", "192.0.2.200");
+  await e("y.x", "A", "192.0.2.201");
+  await e("c.x", "CNAME", `www.${Z}`);
+  await e("dnlong", "DNAME", LONG_TARGET);
 }
 
 /**

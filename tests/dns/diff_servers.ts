@@ -39,10 +39,10 @@ async function probeGroups(z: DiffZone): Promise<LoadedZone> {
   const { service } = dnsTestService(tmp.store);
   const served = new Set<string>();
   const dropped: LoadedZone["dropped"] = [];
-  service.importZone("probe", z.name, zoneText(z, served), { replace: true });
+  await service.importZone("probe", z.name, zoneText(z, served), { replace: true });
   for (const g of z.optional) {
     try {
-      service.importZone("probe", z.name, zoneText(z, new Set([...served, g.id])), {
+      await service.importZone("probe", z.name, zoneText(z, new Set([...served, g.id])), {
         replace: true,
       });
       served.add(g.id);
@@ -77,7 +77,7 @@ export async function startDiffServers(): Promise<DiffServers> {
     for (const s of started.reverse()) await s[Symbol.asyncDispose]();
   };
   try {
-    for (const l of zones) palisade.service.importZone("diff", l.zone.name, l.text);
+    for (const l of zones) await palisade.service.importZone("diff", l.zone.name, l.text);
     const files = zones.map((l) => ({ name: l.zone.name, text: l.text }));
     const nsd = await startNsd(files, { minimalResponses: false, provideXfr: XFR });
     started.push(nsd);

@@ -17,8 +17,8 @@ import { type DnsStack, startDnsStack } from "./stack.ts";
 
 async function stack(): Promise<DnsStack> {
   const s = await startDnsStack();
-  populateAnswerZones(s);
-  populateDnames(s);
+  await populateAnswerZones(s);
+  await populateDnames(s);
   return s;
 }
 
@@ -36,7 +36,7 @@ Deno.test("a name below a DNAME: the DNAME, the synthesized CNAME with the DNAME
   assertEquals(www.additional, ["ns1.other.test. 300 IN A 192.0.2.70"]);
 
   // Nothing at the new name: NXDOMAIN with the SOA of the zone it lies in (RFC 6604).
-  const serial = s.service.getZone(OTHER).serial;
+  const serial = (await s.service.getZone(OTHER)).serial;
   const nx = await digTwice(s.port, "a.b.dn.example.test", "A");
   assertEquals([nx.status, nx.inOrder.answer], ["NXDOMAIN", [
     "dn.example.test. 300 IN DNAME other.test.",

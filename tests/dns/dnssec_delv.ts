@@ -10,19 +10,19 @@ export const SIGNED_ZONE = "signed.test";
 const ALG: Record<string, number> = { ECDSAP256SHA256: 13, ED25519: 15, RSASHA256: 8 };
 
 /** A zone with every kind of answer: names, a CNAME chain, a wildcard, an ENT, two delegations. */
-export function populateSigned(s: DnsStack, zone = SIGNED_ZONE): void {
-  s.service.createZone("test", { name: zone, admin_email: `h@${zone}` });
+export async function populateSigned(s: DnsStack, zone = SIGNED_ZONE): Promise<void> {
+  await s.service.createZone("test", { name: zone, admin_email: `h@${zone}` });
   const add = (domain: string, type: string, value: string) =>
     s.service.createRecord("test", zone, { domain: `${domain}.${zone}`, type, value });
-  add("www", "A", "192.0.2.10");
-  add("alias", "CNAME", `chain.${zone}`);
-  add("chain", "CNAME", `www.${zone}`);
-  add("*.wild", "A", "192.0.2.20");
-  add("host.deep.ent", "A", "192.0.2.30");
-  add("secure", "NS", `ns.secure.${zone}`);
-  add("ns.secure", "A", "192.0.2.40");
-  add("secure", "DS", "12345 13 2 " + "AB".repeat(32));
-  add("insecure", "NS", "ns.example.net");
+  await add("www", "A", "192.0.2.10");
+  await add("alias", "CNAME", `chain.${zone}`);
+  await add("chain", "CNAME", `www.${zone}`);
+  await add("*.wild", "A", "192.0.2.20");
+  await add("host.deep.ent", "A", "192.0.2.30");
+  await add("secure", "NS", `ns.secure.${zone}`);
+  await add("ns.secure", "A", "192.0.2.40");
+  await add("secure", "DS", "12345 13 2 " + "AB".repeat(32));
+  await add("insecure", "NS", "ns.example.net");
 }
 
 /** Writes a delv trust anchor file for `zone`'s KSK into `dir`; returns its path. */

@@ -15,7 +15,7 @@ for (const algorithm of ["ECDSAP256SHA256", "ED25519", "RSASHA256"]) {
   Deno.test(`delv fully validates every kind of answer of a zone signed with ${algorithm}`, async () => {
     if (!haveSystem("dnssec delv", ["delv", "kdig"])) return;
     await using s = await startDnsStack();
-    populateSigned(s);
+    await populateSigned(s);
     const status = await s.service.setDnssec("test", Z, { enable: true, algorithm });
     const ksk = status.keys.find((k) => k.key_type === "KSK")!;
     const dir = await Deno.makeTempDir({ prefix: "palisade-delv-" });

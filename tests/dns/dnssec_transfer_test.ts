@@ -18,7 +18,7 @@ Deno.test("AXFR of a signed zone passes dnssec-verify and ldns-verify-zone; NSD 
     return;
   }
   await using s = await startDnsStack();
-  populateSigned(s);
+  await populateSigned(s);
   const status = await s.service.setDnssec("test", Z, { enable: true, algorithm: "ED25519" });
   const ksk = status.keys.find((k) => k.key_type === "KSK")!;
   const dir = await Deno.makeTempDir({ prefix: "palisade-signed-xfr-" });
@@ -45,7 +45,7 @@ Deno.test("AXFR of a signed zone passes dnssec-verify and ldns-verify-zone; NSD 
     await using nsd = await startNsd([{ name: Z, primary: { ip: "127.0.0.1", port: s.port } }], {
       minimalResponses: false,
     });
-    const serial = s.service.getZone(Z).serial;
+    const serial = (await s.service.getZone(Z)).serial;
     const transferred = await waitFor(async () => {
       const r = await dig(nsd.port, [Z, "SOA"]);
       return r.answer.some((l) => l.includes(` ${serial} `));

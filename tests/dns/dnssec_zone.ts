@@ -38,7 +38,7 @@ const RECORDS: [string, string, string][] = [
 export async function dnssecTestZone(): Promise<ZoneData> {
   await using t = await tempStore();
   const { service } = dnsTestService(t.store);
-  service.createZone("test", {
+  await service.createZone("test", {
     name: Z,
     admin_email: `hostmaster@${Z}`,
     minimum: 300,
@@ -46,9 +46,9 @@ export async function dnssecTestZone(): Promise<ZoneData> {
   });
   for (const [name, type, value] of RECORDS) {
     const domain = name === "@" ? Z : `${name}.${Z}`;
-    service.createRecord("test", Z, { domain, type, value });
+    await service.createRecord("test", Z, { domain, type, value });
   }
-  return buildZone(sqliteDnsRepos(t.store), Z)!;
+  return (await buildZone(sqliteDnsRepos(t.store), Z))!;
 }
 
 /** Names that exist with authoritative data or a delegation: no white lie may cover one. */

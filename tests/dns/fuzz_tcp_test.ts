@@ -15,16 +15,16 @@ const PER_CONNECTION = 500;
 const PARALLEL = 8;
 const TIME_LIMIT_MS = 120_000;
 
-function populate(s: DnsStack) {
-  s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
+async function populate(s: DnsStack) {
+  await s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
   const add = (domain: string, type: string, value: string) =>
     s.service.createRecord("fuzz", "fuzz.test", { domain, type, value });
-  add("www.fuzz.test", "A", "192.0.2.1");
-  add("alias.fuzz.test", "CNAME", "www.fuzz.test");
-  add("*.wild.fuzz.test", "TXT", "w");
-  add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
-  add("ns.sub.fuzz.test", "A", "192.0.2.2");
-  for (let i = 0; i < 6; i++) add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
+  await add("www.fuzz.test", "A", "192.0.2.1");
+  await add("alias.fuzz.test", "CNAME", "www.fuzz.test");
+  await add("*.wild.fuzz.test", "TXT", "w");
+  await add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
+  await add("ns.sub.fuzz.test", "A", "192.0.2.2");
+  for (let i = 0; i < 6; i++) await add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
 }
 
 /** A frame of `msg`: its length prefix, sometimes wrong by a little. */
@@ -90,7 +90,7 @@ Deno.test("fuzz over TCP: 100,000 framed and misframed messages; the listener li
     tcp: { perAddress: PARALLEL * 2, firstQueryMs: 1000, idleMs: 1000 },
     log: createLogger("warn", (line) => logged.push(line)),
   });
-  populate(s);
+  await populate(s);
   const seeds = corpus();
   const r = rng(seed);
   const failures: string[] = [];

@@ -68,9 +68,9 @@ function corpus(): Uint8Array[] {
 }
 
 /** Queries signed with a key of the stack, with an unknown key, and at a time far off. */
-function signedSeeds(s: DnsStack, plain: Uint8Array[]): Uint8Array[] {
+async function signedSeeds(s: DnsStack, plain: Uint8Array[]): Promise<Uint8Array[]> {
   const key = materialOf(
-    s.tsig.create("fuzz", {
+    await s.tsig.create("fuzz", {
       name: "fuzz-key",
       zones: ["fuzz.test"],
       permissions: ["transfer", "update"],
@@ -135,15 +135,15 @@ function check(reply: Uint8Array): string | null {
 
 /** The fuzz zone, signed (Ed25519): queries with DO go through the signer and the denial code too. */
 async function populate(s: DnsStack) {
-  s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
+  await s.service.createZone("fuzz", { name: "fuzz.test", admin_email: "h@fuzz.test" });
   const add = (domain: string, type: string, value: string) =>
     s.service.createRecord("fuzz", "fuzz.test", { domain, type, value });
-  add("www.fuzz.test", "A", "192.0.2.1");
-  add("alias.fuzz.test", "CNAME", "www.fuzz.test");
-  add("*.wild.fuzz.test", "TXT", "w");
-  add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
-  add("ns.sub.fuzz.test", "A", "192.0.2.2");
-  for (let i = 0; i < 6; i++) add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
+  await add("www.fuzz.test", "A", "192.0.2.1");
+  await add("alias.fuzz.test", "CNAME", "www.fuzz.test");
+  await add("*.wild.fuzz.test", "TXT", "w");
+  await add("sub.fuzz.test", "NS", "ns.sub.fuzz.test");
+  await add("ns.sub.fuzz.test", "A", "192.0.2.2");
+  for (let i = 0; i < 6; i++) await add("big.fuzz.test", "TXT", `${i}${"z".repeat(250)}`);
   await s.service.setDnssec("fuzz", "fuzz.test", { enable: true, algorithm: "ED25519" });
 }
 
@@ -153,7 +153,7 @@ Deno.test("fuzz: 100,000 random and mutated packets; the server stays up and eve
   await using s = await startDnsStack({ log: createLogger("warn", (line) => logged.push(line)) });
   await populate(s);
   const seeds = corpus();
-  seeds.push(...signedSeeds(s, seeds));
+  seeds.push(...await signedSeeds(s, seeds));
   // Count what the server really handled, so kernel drops cannot hide untested packets.
   let handled = 0;
   const udp = s.responder.udp.bind(s.responder);

@@ -34,8 +34,8 @@ function soa(serial: number): string {
   return `${Z}. 600 SOA ns1.${Z}. hostmaster.${Z}. ${serial} 3600 600 604800 120`;
 }
 
-function setup(s: DnsStack) {
-  s.service.createZone("test", {
+async function setup(s: DnsStack) {
+  await s.service.createZone("test", {
     name: Z,
     admin_email: `hostmaster@${Z}`,
     refresh: 3600,
@@ -45,34 +45,36 @@ function setup(s: DnsStack) {
     default_ttl: 600,
     nameservers: [`ns1.${Z}`, `ns2.${Z}`],
   });
-  const add = (domain: string, type: string, value: string, ttl?: number) =>
-    s.service.createRecord("test", Z, { domain, type, value, ttl }).id;
+  const add = async (domain: string, type: string, value: string, ttl?: number) =>
+    (await s.service.createRecord("test", Z, { domain, type, value, ttl })).id;
   return {
-    www: add(`www.${Z}`, "A", "192.0.2.1"),
-    txt: add(`txt.${Z}`, "TXT", "hello", 300),
-    mx: add(Z, "MX", "10 mail.ixfr.test"),
+    www: await add(`www.${Z}`, "A", "192.0.2.1"),
+    txt: await add(`txt.${Z}`, "TXT", "hello", 300),
+    mx: await add(Z, "MX", "10 mail.ixfr.test"),
   };
 }
 
 /** Four changes: a record added, one changed, one deleted, a nameserver added; the serials. */
-function changes(s: DnsStack, ids: ReturnType<typeof setup>): number[] {
-  const serial = () => s.service.getZone(Z).serial;
-  const serials = [serial()];
-  s.service.createRecord("test", Z, { domain: `new.${Z}`, type: "A", value: "192.0.2.10" });
-  serials.push(serial());
-  s.service.updateRecord("test", Z, ids.www, { value: "192.0.2.2" });
-  serials.push(serial());
-  s.service.deleteRecord("test", Z, ids.txt);
-  serials.push(serial());
-  s.service.updateZone("test", Z, { nameservers: [`ns1.${Z}`, `ns2.${Z}`, "ns3.example.net"] });
-  serials.push(serial());
+async function changes(s: DnsStack, ids: Awaited<ReturnType<typeof setup>>): Promise<number[]> {
+  const serial = async () => (await s.service.getZone(Z)).serial;
+  const serials = [await serial()];
+  await s.service.createRecord("test", Z, { domain: `new.${Z}`, type: "A", value: "192.0.2.10" });
+  serials.push(await serial());
+  await s.service.updateRecord("test", Z, ids.www, { value: "192.0.2.2" });
+  serials.push(await serial());
+  await s.service.deleteRecord("test", Z, ids.txt);
+  serials.push(await serial());
+  await s.service.updateZone("test", Z, {
+    nameservers: [`ns1.${Z}`, `ns2.${Z}`, "ns3.example.net"],
+  });
+  serials.push(await serial());
   return serials;
 }
 
 Deno.test("dig IXFR=<old serial> returns exactly the changes made since, step by step", async () => {
   if (!haveSystem("ixfr dig", ["dig"])) return;
   await using s = await startDnsStack();
-  const [s0, s1, s2, s3, s4] = changes(s, setup(s));
+  const [s0, s1, s2, s3, s4] = await changes(s, await setup(s));
 
   assertEquals(await xfr(s, `IXFR=${s0}`), [
     soa(s4),
@@ -134,7 +136,7 @@ Deno.test("IXFR from a serial the journal no longer holds, or never held, is a f
   await using s = await startDnsStack({
     journal: { maxVersions: 2, maxAgeDays: 30, maxRows: 1000 },
   });
-  const [s0, s1, s2, _s3, s4] = changes(s, setup(s));
+  const [s0, s1, s2, _s3, s4] = await changes(s, await setup(s));
   // Only the last two steps are kept: s2 → s3 → s4.
   assertFull(await xfr(s, `IXFR=${s0}`), s4);
   assertFull(await xfr(s, `IXFR=${s1}`), s4);
@@ -149,16 +151,16 @@ Deno.test("IXFR from a serial the journal no longer holds, or never held, is a f
 Deno.test("an IXFR difference too large for one UDP message is the SOA alone over UDP, all over TCP", async () => {
   if (!haveSystem("ixfr dig", ["dig"])) return;
   await using s = await startDnsStack();
-  setup(s);
-  const before = s.service.getZone(Z).serial;
+  await setup(s);
+  const before = (await s.service.getZone(Z)).serial;
   const operations = Array.from({ length: 40 }, (_, i) => ({
     operation: "create" as const,
     domain: `bulk${i}.${Z}`,
     type: "TXT",
     value: "x".repeat(100),
   }));
-  s.service.batch("test", Z, operations);
-  const after = s.service.getZone(Z).serial;
+  await s.service.batch("test", Z, operations);
+  const after = (await s.service.getZone(Z)).serial;
   assertEquals(await xfr(s, `IXFR=${before}`, ["+notcp"]), [soa(after)]);
   const tcp = await xfr(s, `IXFR=${before}`);
   assertEquals(tcp.length, 44, tcp.join("\n"));

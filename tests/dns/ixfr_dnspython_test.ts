@@ -70,29 +70,29 @@ only 60 IN TXT "after replace"
 `;
 
 /** Every kind of change, each its own serial step; `replace` also replaces the records from a file. */
-function change(s: DnsStack, replace: boolean): void {
+async function change(s: DnsStack, replace: boolean): Promise<void> {
   const svc = s.service;
-  const add = (domain: string, type: string, value: string, ttl?: number) =>
-    svc.createRecord("test", Z, { domain, type, value, ttl }).id;
-  const a2 = add(`www.${Z}`, "A", "192.0.2.2", 900);
-  const id = svc.listRecords(Z, "A").records.find((r) => r.value === "192.0.2.1")!.id;
-  svc.updateRecord("test", Z, id, { ttl: 120 });
-  svc.updateRecord("test", Z, a2, { value: "192.0.2.3" });
-  const gone = add(`tmp.${Z}`, "TXT", "short-lived");
-  svc.deleteRecord("test", Z, gone);
-  svc.batch("test", Z, [
+  const add = async (domain: string, type: string, value: string, ttl?: number) =>
+    (await svc.createRecord("test", Z, { domain, type, value, ttl })).id;
+  const a2 = await add(`www.${Z}`, "A", "192.0.2.2", 900);
+  const id = (await svc.listRecords(Z, "A")).records.find((r) => r.value === "192.0.2.1")!.id;
+  await svc.updateRecord("test", Z, id, { ttl: 120 });
+  await svc.updateRecord("test", Z, a2, { value: "192.0.2.3" });
+  const gone = await add(`tmp.${Z}`, "TXT", "short-lived");
+  await svc.deleteRecord("test", Z, gone);
+  await svc.batch("test", Z, [
     { operation: "create", domain: `b1.${Z}`, type: "A", value: "192.0.2.31" },
     { operation: "create", domain: `b1.${Z}`, type: "AAAA", value: "2001:db8::31" },
     { operation: "delete", id: a2 },
   ]);
-  svc.importZone("test", Z, FILE);
-  svc.updateZone("test", Z, { admin_email: `dns@${Z}`, refresh: 7200, default_ttl: 1200 });
-  svc.updateZone("test", Z, { nameservers: [`ns1.${Z}`, "ns.example.net"] });
-  if (replace) svc.importZone("test", Z, REPLACEMENT, { replace: true });
+  await svc.importZone("test", Z, FILE);
+  await svc.updateZone("test", Z, { admin_email: `dns@${Z}`, refresh: 7200, default_ttl: 1200 });
+  await svc.updateZone("test", Z, { nameservers: [`ns1.${Z}`, "ns.example.net"] });
+  if (replace) await svc.importZone("test", Z, REPLACEMENT, { replace: true });
 }
 
-function populate(s: DnsStack): void {
-  s.service.createZone("test", {
+async function populate(s: DnsStack): Promise<void> {
+  await s.service.createZone("test", {
     name: Z,
     admin_email: `hostmaster@${Z}`,
     default_ttl: 600,
@@ -106,7 +106,7 @@ function populate(s: DnsStack): void {
       [`mail.${Z}`, "A", "192.0.2.25"],
       [`tmp.${Z}`, "TXT", "kept"],
     ]
-  ) s.service.createRecord("test", Z, { domain, type, value });
+  ) await s.service.createRecord("test", Z, { domain, type, value });
 }
 
 for (const replace of [false, true]) {
@@ -114,11 +114,11 @@ for (const replace of [false, true]) {
     const bin = await dnspython("ixfr dnspython");
     if (!bin) return;
     await using s = await startDnsStack();
-    populate(s);
+    await populate(s);
     const path = `${s.dir}/old.zone`;
     const before = await py(bin, s, "axfr", path);
-    assertEquals(before.serial, s.service.getZone(Z).serial);
-    change(s, replace);
+    assertEquals(before.serial, (await s.service.getZone(Z)).serial);
+    await change(s, replace);
     const r = await py(bin, s, "ixfr", path);
     assertEquals({ only_applied: r.only_applied, only_fresh: r.only_fresh }, {
       only_applied: [],
@@ -126,6 +126,6 @@ for (const replace of [false, true]) {
     });
     assertEquals(r.equal, true);
     assertEquals(r.incremental, true);
-    assertEquals(r.serial, s.service.getZone(Z).serial);
+    assertEquals(r.serial, (await s.service.getZone(Z)).serial);
   });
 }

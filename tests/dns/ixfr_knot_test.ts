@@ -18,15 +18,23 @@ const Z = "follow.test";
 Deno.test("Knot as a secondary follows changes by IXFR", async () => {
   if (!haveSystem("ixfr knot secondary", ["knotd", "dig"])) return;
   await using s = await startDnsStack();
-  s.service.createZone("t", { name: Z, admin_email: `hostmaster@${Z}` });
-  const www = s.service.createRecord("t", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
-  s.service.createRecord("t", Z, { domain: `gone.${Z}`, type: "TXT", value: "to be deleted" });
+  await s.service.createZone("t", { name: Z, admin_email: `hostmaster@${Z}` });
+  const www = await s.service.createRecord("t", Z, {
+    domain: `www.${Z}`,
+    type: "A",
+    value: "192.0.2.1",
+  });
+  await s.service.createRecord("t", Z, {
+    domain: `gone.${Z}`,
+    type: "TXT",
+    value: "to be deleted",
+  });
   await using knot = await startKnot([{ name: Z, primary: { ip: "127.0.0.1", port: s.port } }]);
   const serialAt = async () => {
     const r = await dig(knot.port, [Z, "SOA"]);
     return Number(r.answer[0]?.split(" ")[6] ?? NaN);
   };
-  const first = s.service.getZone(Z).serial;
+  const first = (await s.service.getZone(Z)).serial;
   assert(await waitFor(async () => await serialAt() === first, 15_000), knot.log());
   assert(/AXFR, incoming.*finished/.test(knot.log()), knot.log());
 
@@ -38,13 +46,13 @@ Deno.test("Knot as a secondary follows changes by IXFR", async () => {
   try {
     for (let round = 0; round < 2; round++) {
       const value = `192.0.2.${10 + round}`;
-      s.service.updateRecord("t", Z, www.id, { value });
+      await s.service.updateRecord("t", Z, www.id, { value });
       if (round === 0) {
-        const gone = s.service.listRecords(Z, "TXT").records[0];
-        s.service.deleteRecord("t", Z, gone.id);
+        const gone = (await s.service.listRecords(Z, "TXT")).records[0];
+        await s.service.deleteRecord("t", Z, gone.id);
       }
-      s.service.createRecord("t", Z, { domain: `r${round}.${Z}`, type: "A", value });
-      const serial = s.service.getZone(Z).serial;
+      await s.service.createRecord("t", Z, { domain: `r${round}.${Z}`, type: "A", value });
+      const serial = (await s.service.getZone(Z)).serial;
       assert(await waitFor(async () => await serialAt() === serial, 15_000), knot.log());
       assertEquals((await dig(knot.port, [`www.${Z}`, "A"])).answer, [
         `www.${Z}. 3600 IN A ${value}`,

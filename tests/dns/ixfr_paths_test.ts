@@ -37,8 +37,8 @@ interface RR {
 }
 
 /** The records of a transfer over TCP, in order. */
-function transfer(s: DnsStack, msg: Uint8Array): RR[] {
-  return s.responder.tcp(msg, "127.0.0.1").flatMap((m) =>
+async function transfer(s: DnsStack, msg: Uint8Array): Promise<RR[]> {
+  return (await s.responder.tcp(msg, "127.0.0.1")).flatMap((m) =>
     dnsPacket.decode(Buffer.from(m)).answers!.map((rr) => {
       const a = rr as { name: string; type: string; ttl: number; data: unknown };
       const key = `${a.name.toLowerCase()} ${a.type} ${JSON.stringify(a.data)}`;
@@ -47,7 +47,8 @@ function transfer(s: DnsStack, msg: Uint8Array): RR[] {
   );
 }
 
-const axfr = (s: DnsStack) => transfer(s, query("AXFR")).slice(0, -1).map((r) => r.text).sort();
+const axfr = async (s: DnsStack) =>
+  (await transfer(s, query("AXFR"))).slice(0, -1).map((r) => r.text).sort();
 
 /** Applies an incremental transfer (RFC 1995 §4) to the records of a full one. */
 function apply(before: string[], ixfr: RR[]): string[] {
@@ -65,43 +66,45 @@ function apply(before: string[], ixfr: RR[]): string[] {
   return zone.sort();
 }
 
-type Path = (svc: DnsService, s: DnsStack) => void;
+type Path = (svc: DnsService, s: DnsStack) => Promise<void> | void;
 
 const FILE = `$ORIGIN ${Z}.\n@ 600 IN MX 5 mx\nmx 300 IN A 192.0.2.9\nwww 600 IN A 192.0.2.1\n`;
 const REPLACE = `$ORIGIN ${Z}.\n@ 600 IN SOA ns1 hostmaster 1 3600 600 604800 120\n` +
   `@ 600 IN NS ns1\nns1 600 IN A 192.0.2.53\nonly 60 IN TXT "replaced"\n`;
 
-const idOf = (svc: DnsService, value: string) =>
-  svc.listRecords(Z).records.find((r) => r.value === value)!.id;
+const idOf = async (svc: DnsService, value: string) =>
+  (await svc.listRecords(Z)).records.find((r) => r.value === value)!.id;
 
 /** Each path the service changes a zone's records or SOA by, with a change to make. */
 const PATHS: Record<string, Path> = {
-  createRecord: (svc) => {
-    svc.createRecord("t", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.2", ttl: 900 });
+  createRecord: async (svc) => {
+    await svc.createRecord("t", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.2", ttl: 900 });
   },
-  "updateRecord (value)": (svc) => {
-    svc.updateRecord("t", Z, idOf(svc, "192.0.2.2"), { value: "192.0.2.3" });
+  "updateRecord (value)": async (svc) => {
+    await svc.updateRecord("t", Z, await idOf(svc, "192.0.2.2"), { value: "192.0.2.3" });
   },
-  "updateRecord (TTL only)": (svc) => {
-    svc.updateRecord("t", Z, idOf(svc, "192.0.2.1"), { ttl: 60 });
+  "updateRecord (TTL only)": async (svc) => {
+    await svc.updateRecord("t", Z, await idOf(svc, "192.0.2.1"), { ttl: 60 });
   },
-  deleteRecord: (svc) => svc.deleteRecord("t", Z, idOf(svc, "192.0.2.3")),
-  batch: (svc) => {
-    svc.batch("t", Z, [
+  deleteRecord: async (svc) => void await svc.deleteRecord("t", Z, await idOf(svc, "192.0.2.3")),
+  batch: async (svc) => {
+    await svc.batch("t", Z, [
       { operation: "create", domain: `b.${Z}`, type: "TXT", value: "one" },
       { operation: "create", domain: `b.${Z}`, type: "TXT", value: "two" },
-      { operation: "update", id: idOf(svc, "192.0.2.1"), ttl: 600 },
+      { operation: "update", id: await idOf(svc, "192.0.2.1"), ttl: 600 },
     ]);
   },
-  "importZone (merge)": (svc) => void svc.importZone("t", Z, FILE),
-  "updateZone (SOA fields)": (svc) => {
-    svc.updateZone("t", Z, { admin_email: `dns@${Z}`, refresh: 7200, minimum: 60 });
+  "importZone (merge)": async (svc) => void await svc.importZone("t", Z, FILE),
+  "updateZone (SOA fields)": async (svc) => {
+    await svc.updateZone("t", Z, { admin_email: `dns@${Z}`, refresh: 7200, minimum: 60 });
   },
-  "updateZone (default_ttl)": (svc) => void svc.updateZone("t", Z, { default_ttl: 1800 }),
-  "updateZone (nameservers)": (svc) => {
-    svc.updateZone("t", Z, { nameservers: [`ns1.${Z}`, "ns.example.net"] });
+  "updateZone (default_ttl)": async (svc) =>
+    void await svc.updateZone("t", Z, { default_ttl: 1800 }),
+  "updateZone (nameservers)": async (svc) => {
+    await svc.updateZone("t", Z, { nameservers: [`ns1.${Z}`, "ns.example.net"] });
   },
-  "importZone (replace)": (svc) => void svc.importZone("t", Z, REPLACE, { replace: true }),
+  "importZone (replace)": async (svc) =>
+    void await svc.importZone("t", Z, REPLACE, { replace: true }),
 };
 
 /** Methods that change no zone data, or that start or end its journal (tested below). */
@@ -117,13 +120,13 @@ const READ_ONLY = [
 ];
 const JOURNAL_EDGES = ["createZone", "deleteZone", "setDnssec", "rotateDnssec"];
 
-function create(s: DnsStack) {
-  s.service.createZone("t", {
+async function create(s: DnsStack) {
+  await s.service.createZone("t", {
     name: Z,
     admin_email: `hostmaster@${Z}`,
     nameservers: [`ns1.${Z}`, `ns2.${Z}`],
   });
-  s.service.createRecord("t", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
+  await s.service.createRecord("t", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
 }
 
 const count = (s: DnsStack, table: string) =>
@@ -142,16 +145,16 @@ Deno.test("every service method is a journaled mutation path, a journal edge, or
 
 Deno.test("each mutation path journals a step that turns the AXFR before into the AXFR after", async () => {
   await using s = await startDnsStack();
-  create(s);
+  await create(s);
   // The first change after creation is journaled too: a new zone starts with an empty journal.
-  const created = s.service.getZone(Z).serial - 1;
-  assert(transfer(s, query("IXFR", created))[1].soa, "the first change is incremental");
+  const created = (await s.service.getZone(Z)).serial - 1;
+  assert((await transfer(s, query("IXFR", created)))[1].soa, "the first change is incremental");
   for (const [name, path] of Object.entries(PATHS)) {
-    const serial = s.service.getZone(Z).serial;
-    const before = axfr(s);
-    path(s.service, s);
-    const after = axfr(s);
-    const ixfr = transfer(s, query("IXFR", serial));
+    const serial = (await s.service.getZone(Z)).serial;
+    const before = await axfr(s);
+    await path(s.service, s);
+    const after = await axfr(s);
+    const ixfr = await transfer(s, query("IXFR", serial));
     assert(ixfr[1]?.soa && ixfr[1].key.includes(`"serial":${serial},`), `${name}: not incremental`);
     assertEquals(apply(before, ixfr), after, name);
     assertEquals(count(s, "dns_journal_pending"), 0, `${name}: pending changes left`);
@@ -160,36 +163,36 @@ Deno.test("each mutation path journals a step that turns the AXFR before into th
 
 Deno.test("a deleted zone leaves no journal; a new zone of that name starts empty", async () => {
   await using s = await startDnsStack();
-  create(s);
-  s.service.createRecord("t", Z, { domain: `a.${Z}`, type: "A", value: "192.0.2.1" });
-  s.service.createRecord("t", Z, { domain: `b.${Z}`, type: "A", value: "192.0.2.2" });
+  await create(s);
+  await s.service.createRecord("t", Z, { domain: `a.${Z}`, type: "A", value: "192.0.2.1" });
+  await s.service.createRecord("t", Z, { domain: `b.${Z}`, type: "A", value: "192.0.2.2" });
   assert(count(s, "dns_journal") > 0);
-  s.service.deleteZone("t", Z);
+  await s.service.deleteZone("t", Z);
   assertEquals([count(s, "dns_journal"), count(s, "dns_journal_pending")], [0, 0]);
-  s.service.importZone("t", Z, REPLACE);
+  await s.service.importZone("t", Z, REPLACE);
   assertEquals([count(s, "dns_journal"), count(s, "dns_journal_pending")], [0, 0]);
 });
 
 Deno.test("a signed zone keeps no journal and answers IXFR with a full transfer; unsigned again, it journals", async () => {
   await using s = await startDnsStack();
-  create(s);
-  s.service.createRecord("t", Z, { domain: `a.${Z}`, type: "A", value: "192.0.2.1" });
-  const unsigned = s.service.getZone(Z).serial;
+  await create(s);
+  await s.service.createRecord("t", Z, { domain: `a.${Z}`, type: "A", value: "192.0.2.1" });
+  const unsigned = (await s.service.getZone(Z)).serial;
   await s.service.setDnssec("t", Z, { enable: true });
-  s.service.createRecord("t", Z, { domain: `b.${Z}`, type: "A", value: "192.0.2.2" });
+  await s.service.createRecord("t", Z, { domain: `b.${Z}`, type: "A", value: "192.0.2.2" });
   assertEquals(count(s, "dns_journal"), 0);
-  const signedSerial = s.service.getZone(Z).serial;
-  s.service.createRecord("t", Z, { domain: `c.${Z}`, type: "A", value: "192.0.2.3" });
+  const signedSerial = (await s.service.getZone(Z)).serial;
+  await s.service.createRecord("t", Z, { domain: `c.${Z}`, type: "A", value: "192.0.2.3" });
   for (const from of [unsigned, signedSerial]) {
-    const full = transfer(s, query("IXFR", from));
+    const full = await transfer(s, query("IXFR", from));
     assert(!full[1].soa, "a full transfer");
     assert(full.some((r) => r.key.includes(" RRSIG ")), "signed");
   }
   await s.service.setDnssec("t", Z, { enable: false });
-  const off = s.service.getZone(Z).serial;
-  const before = axfr(s);
-  s.service.createRecord("t", Z, { domain: `d.${Z}`, type: "A", value: "192.0.2.4" });
-  const ixfr = transfer(s, query("IXFR", off));
+  const off = (await s.service.getZone(Z)).serial;
+  const before = await axfr(s);
+  await s.service.createRecord("t", Z, { domain: `d.${Z}`, type: "A", value: "192.0.2.4" });
+  const ixfr = await transfer(s, query("IXFR", off));
   assert(ixfr[1].soa, "incremental again");
-  assertEquals(apply(before, ixfr), axfr(s));
+  assertEquals(apply(before, ixfr), await axfr(s));
 });

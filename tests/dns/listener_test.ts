@@ -12,8 +12,8 @@ import { type DnsStack, startDnsStack } from "./stack.ts";
 
 const Z = "example.test";
 
-function populate(s: DnsStack): void {
-  s.service.createZone("test", {
+async function populate(s: DnsStack): Promise<void> {
+  await s.service.createZone("test", {
     name: Z,
     admin_email: "hostmaster@example.test",
     minimum: 120,
@@ -22,14 +22,14 @@ function populate(s: DnsStack): void {
   });
   const add = (domain: string, type: string, value: string, ttl?: number) =>
     s.service.createRecord("test", Z, { domain, type, value, ttl });
-  add("ns1.example.test", "A", "192.0.2.53");
-  add("www.example.test", "A", "192.0.2.1");
-  add("alias.example.test", "CNAME", "www.example.test");
-  add("*.wild.example.test", "A", "192.0.2.99");
-  add("sub.example.test", "NS", "ns.sub.example.test");
-  add("ns.sub.example.test", "A", "192.0.2.153");
+  await add("ns1.example.test", "A", "192.0.2.53");
+  await add("www.example.test", "A", "192.0.2.1");
+  await add("alias.example.test", "CNAME", "www.example.test");
+  await add("*.wild.example.test", "A", "192.0.2.99");
+  await add("sub.example.test", "NS", "ns.sub.example.test");
+  await add("ns.sub.example.test", "A", "192.0.2.153");
   // ~2.1 KB of TXT: larger than any UDP answer we send.
-  for (let i = 0; i < 8; i++) add("big.example.test", "TXT", `${i}-${"y".repeat(250)}`);
+  for (let i = 0; i < 8; i++) await add("big.example.test", "TXT", `${i}-${"y".repeat(250)}`);
 }
 
 /** One UDP exchange with a raw message; null when no reply within 1 s. */
@@ -56,7 +56,7 @@ function query(name: string, type: string, id = 4242): Uint8Array {
 Deno.test("DNS listener answers every answer class to dig as an authoritative server", async () => {
   if (!haveSystem("dns answer classes", ["dig"])) return;
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   const p = s.port;
 
   const a = await dig(p, ["www.example.test", "A"]);
@@ -73,7 +73,7 @@ Deno.test("DNS listener answers every answer class to dig as an authoritative se
   assertEquals(wild.answer, ["any.thing.wild.example.test. 600 IN A 192.0.2.99"]);
   assertEquals(wild.flags, ["aa", "qr"]);
 
-  const serial = s.service.getZone(Z).serial;
+  const serial = (await s.service.getZone(Z)).serial;
   const soa =
     `example.test. 120 IN SOA ns1.example.test. hostmaster.example.test. ${serial} 3600 900 1209600 120`;
   const nodata = await dig(p, ["www.example.test", "AAAA"]);
@@ -96,7 +96,11 @@ Deno.test("DNS listener answers every answer class to dig as an authoritative se
   assertEquals(notimp.status, "NOTIMP");
 
   // The index follows the store at once.
-  s.service.createRecord("test", Z, { domain: "new.example.test", type: "A", value: "192.0.2.7" });
+  await s.service.createRecord("test", Z, {
+    domain: "new.example.test",
+    type: "A",
+    value: "192.0.2.7",
+  });
   assertEquals((await dig(p, ["new.example.test", "A"])).answer, [
     "new.example.test. 600 IN A 192.0.2.7",
   ]);
@@ -104,7 +108,7 @@ Deno.test("DNS listener answers every answer class to dig as an authoritative se
 
 Deno.test("DNS listener answers malformed queries with FORMERR, is silent without a question and to responses", async () => {
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   const good = query("www.example.test", "A", 0x1234);
   const decode = (b: Uint8Array | null) => dnsPacket.decode(Buffer.from(b!));
 
@@ -137,7 +141,7 @@ Deno.test("DNS listener answers malformed queries with FORMERR, is silent withou
 Deno.test("DNS listener speaks EDNS0: OPT echoed, 1232-byte payload, BADVERS above version 0", async () => {
   if (!haveSystem("dns edns", ["dig"])) return;
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   const withOpt = await dig(s.port, ["www.example.test", "A"]);
   assertStringIncludes(withOpt.opt.join("\n"), "udp: 1232");
   assertStringIncludes(withOpt.opt.join("\n"), "version: 0");
@@ -155,7 +159,7 @@ Deno.test("DNS listener speaks EDNS0: OPT echoed, 1232-byte payload, BADVERS abo
 Deno.test("DNS listener sets TC when an answer does not fit UDP and gives it whole over TCP", async () => {
   if (!haveSystem("dns truncation", ["dig", "kdig"])) return;
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   const udp = await dig(s.port, ["+ignore", "big.example.test", "TXT"]);
   assert(udp.flags.includes("tc"), `expected TC, got ${udp.flags}`);
   assertEquals(udp.answer, []);
@@ -186,7 +190,7 @@ Deno.test("DNS listener sets TC when an answer does not fit UDP and gives it who
 Deno.test("DNS listener echoes the query name's case in question and answer", async () => {
   if (!haveSystem("dns case echo", ["dig", "kdig"])) return;
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   for (
     const name of ["WwW.ExAmPlE.TeSt", "www.example.test", "WWW.EXAMPLE.TEST", "wWw.eXaMpLe.tEsT"]
   ) {
@@ -223,7 +227,7 @@ Deno.test("DNS listener echoes the query name's case in question and answer", as
 
 Deno.test("DNS listener over TCP: length prefix, several queries per connection in order, idle timeout", async () => {
   await using s = await startDnsStack({ tcp: { idleMs: 300, firstQueryMs: 300 } });
-  populate(s);
+  await populate(s);
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
   try {
     const frame = (m: Uint8Array) => new Uint8Array([m.length >> 8, m.length & 255, ...m]);
@@ -273,7 +277,7 @@ Deno.test("AXFR over TCP works for allowed addresses, is REFUSED for others and 
   if (!haveSystem("dns axfr", ["dig"])) return;
   {
     await using s = await startDnsStack();
-    populate(s);
+    await populate(s);
     const r = await run("dig", ["@127.0.0.1", "-p", String(s.port), Z, "AXFR"]);
     const rrs = r.stdout.split("\n").filter((l) => l && !l.startsWith(";"));
     const soas = rrs.filter((l) => /\sSOA\s/.test(l));
@@ -281,13 +285,13 @@ Deno.test("AXFR over TCP works for allowed addresses, is REFUSED for others and 
     assertMatch(rrs[0], /\sSOA\s/);
     assertMatch(rrs[rrs.length - 1], /\sSOA\s/);
     // SOA twice + apex NS + every stored record.
-    assertEquals(rrs.length, 2 + 1 + s.service.getZone(Z).records_count - 1);
+    assertEquals(rrs.length, 2 + 1 + (await s.service.getZone(Z)).records_count - 1);
     // dig always uses TCP for AXFR: send one over UDP by hand. NOTIMP, as from NSD and Knot.
     const udp = dnsPacket.decode(Buffer.from((await udpRaw(s.port, query(Z, "AXFR")))!));
     assertEquals(udp.rcode, "NOTIMP");
     // IXFR: a full transfer for a serial the journal never held, the SOA alone for the current one
     // (the difference from a journaled serial: ixfr_dig_test.ts).
-    const serial = s.service.getZone(Z).serial;
+    const serial = (await s.service.getZone(Z)).serial;
     const never = serial - 1000;
     const ixfrOld = await run("dig", ["@127.0.0.1", "-p", String(s.port), Z, `IXFR=${never}`]);
     assertEquals(
@@ -311,7 +315,7 @@ Deno.test("AXFR over TCP works for allowed addresses, is REFUSED for others and 
   }
   {
     await using s = await startDnsStack({ axfrAllow: ["192.0.2.0/24", "2001:db8::/32"] });
-    populate(s);
+    await populate(s);
     const r = await run("dig", ["@127.0.0.1", "-p", String(s.port), Z, "AXFR"], {
       allowFail: true,
     });

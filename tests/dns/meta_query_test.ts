@@ -5,6 +5,7 @@
  * parent (RFC 4035 §3.1.4.1), AXFR over UDP NOTIMP (RFC 5936 §4.2), and an
  * IXFR below a zone's apex NOTAUTH.
  */
+import { now } from "../helpers/sync_answer.ts";
 import { Buffer } from "node:buffer";
 import { assertEquals } from "../assert.ts";
 import { dnsPacket } from "../../lib/dns/packet.ts";
@@ -12,18 +13,18 @@ import { type DnsStack, startDnsStack } from "./stack.ts";
 
 const DS = "12345 13 2 " + "ab".repeat(32);
 
-function populate(s: DnsStack) {
+async function populate(s: DnsStack) {
   for (const name of ["parent.test", "child.parent.test"]) {
-    s.service.createZone("test", { name, admin_email: `h@${name}` });
+    await s.service.createZone("test", { name, admin_email: `h@${name}` });
   }
   const add = (zone: string, domain: string, type: string, value: string) =>
     s.service.createRecord("test", zone, { domain, type, value });
-  add("parent.test", "www.parent.test", "A", "192.0.2.1");
-  add("parent.test", "alias.parent.test", "CNAME", "www.parent.test");
-  add("parent.test", "child.parent.test", "NS", "ns1.child.parent.test");
-  add("parent.test", "ns1.child.parent.test", "A", "192.0.2.53");
-  add("parent.test", "child.parent.test", "DS", DS);
-  add("child.parent.test", "www.child.parent.test", "A", "192.0.2.2");
+  await add("parent.test", "www.parent.test", "A", "192.0.2.1");
+  await add("parent.test", "alias.parent.test", "CNAME", "www.parent.test");
+  await add("parent.test", "child.parent.test", "NS", "ns1.child.parent.test");
+  await add("parent.test", "ns1.child.parent.test", "A", "192.0.2.53");
+  await add("parent.test", "child.parent.test", "DS", DS);
+  await add("child.parent.test", "www.child.parent.test", "A", "192.0.2.2");
 }
 
 function ask(s: DnsStack, name: string, type: string, transport: "udp" | "tcp" = "udp") {
@@ -33,8 +34,8 @@ function ask(s: DnsStack, name: string, type: string, transport: "udp" | "tcp" =
     questions: [{ name, type, class: "IN" }],
   }));
   const reply = transport === "udp"
-    ? s.responder.udp(msg, "127.0.0.1")
-    : s.responder.tcp(msg, "127.0.0.1")[0];
+    ? now(s.responder.udp(msg, "127.0.0.1"))
+    : now(s.responder.tcp(msg, "127.0.0.1"))[0];
   return dnsPacket.decode(Buffer.from(reply!));
 }
 
@@ -47,7 +48,7 @@ const summary = (p: ReturnType<typeof ask>) => ({
 
 Deno.test("meta QTYPEs (OPT, TSIG, TKEY, MAILA, MAILB, 128-254) are looked up like any type", async () => {
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   for (const type of ["OPT", "TSIG", "TKEY", "MAILA", "MAILB", "TYPE200"]) {
     assertEquals(summary(ask(s, "www.parent.test", type)), {
       rcode: "NOERROR",
@@ -62,7 +63,7 @@ Deno.test("meta QTYPEs (OPT, TSIG, TKEY, MAILA, MAILB, 128-254) are looked up li
 
 Deno.test("DS at the apex of a child zone served here too is answered from the parent", async () => {
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   const ds = ask(s, "child.parent.test", "DS");
   assertEquals(summary(ds), {
     rcode: "NOERROR",
@@ -83,7 +84,7 @@ Deno.test("DS at the apex of a child zone served here too is answered from the p
 
 Deno.test("AXFR over UDP is NOTIMP; an IXFR below a zone's apex is NOTAUTH", async () => {
   await using s = await startDnsStack();
-  populate(s);
+  await populate(s);
   assertEquals(ask(s, "parent.test", "AXFR").rcode, "NOTIMP");
   assertEquals(ask(s, "www.parent.test", "AXFR").rcode, "NOTIMP");
   for (const transport of ["udp", "tcp"] as const) {

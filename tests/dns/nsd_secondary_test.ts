@@ -125,8 +125,8 @@ const ANSWERED = new Set(
     .map(([n, t]) => `${n} ${t}`),
 );
 
-function populate(s: DnsStack): void {
-  s.service.createZone("test", {
+async function populate(s: DnsStack): Promise<void> {
+  await s.service.createZone("test", {
     name: ZONE,
     admin_email: "hostmaster@example.test",
     refresh: 3600,
@@ -137,15 +137,15 @@ function populate(s: DnsStack): void {
     nameservers: ["ns1.example.test", "ns2.example.test"],
   });
   for (const [domain, type, value, ttl] of RECORDS) {
-    s.service.createRecord("test", ZONE, { domain, type, value, ttl });
+    await s.service.createRecord("test", ZONE, { domain, type, value, ttl });
   }
 }
 
 Deno.test("NSD transfers a zone from Palisade and answers the query set exactly as Palisade does", async () => {
   if (!haveSystem("nsd secondary", ["nsd", "dig"])) return;
   await using s = await startDnsStack();
-  populate(s);
-  const serial = s.service.getZone(ZONE).serial;
+  await populate(s);
+  const serial = (await s.service.getZone(ZONE)).serial;
   await using nsd = await startNsd([{ name: ZONE, primary: { ip: "127.0.0.1", port: s.port } }], {
     minimalResponses: false,
   });
@@ -191,11 +191,11 @@ Deno.test("NSD transfers a zone from Palisade and answers the query set exactly 
     assertEquals(diffs, []);
 
     // A change through the service reaches NSD by NOTIFY within 5 seconds.
-    const www = s.service.listRecords(ZONE, "A").records.find((r) =>
+    const www = (await s.service.listRecords(ZONE, "A")).records.find((r) =>
       r.domain === "www.example.test"
     )!;
     const started = Date.now();
-    s.service.updateRecord("test", ZONE, www.id, { value: "192.0.2.200" });
+    await s.service.updateRecord("test", ZONE, www.id, { value: "192.0.2.200" });
     const seen = await waitFor(async () => {
       const r = await dig(nsd.port, ["www.example.test", "A"]);
       return r.answer.some((l) => l.endsWith("192.0.2.200"));

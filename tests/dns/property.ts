@@ -25,3 +25,11 @@ export function propertySeed(name: string): (numRuns: number) => fc.Parameters<u
 export function check<T>(property: fc.IRawProperty<T>, params: fc.Parameters<unknown>): void {
   fc.assert(property, params as fc.Parameters<T>);
 }
+
+/** `check` for a property whose predicate awaits (`fc.asyncProperty`). */
+export async function checkAsync<T>(
+  property: fc.IAsyncProperty<T>,
+  params: fc.Parameters<unknown>,
+): Promise<void> {
+  await fc.assert(property, params as fc.Parameters<T>);
+}

@@ -4,6 +4,7 @@
  * messages that dns-packet decodes in full as responses with the query's ID;
  * for a well-formed query they echo its question and fit the transport.
  */
+import { now } from "../helpers/sync_answer.ts";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import { assert, assertEquals } from "../assert.ts";
@@ -77,25 +78,25 @@ async function responder(rrl: ResponseRateLimiter | null = null) {
   const t = await tempStore();
   const index = new DnsIndex(sqliteDnsRepos(t.store));
   const { service } = dnsTestService(t.store, { clock: systemClock, index });
-  index.load();
-  service.createZone("t", { name: ZONE, admin_email: `h@${ZONE}` });
+  await index.load();
+  await service.createZone("t", { name: ZONE, admin_email: `h@${ZONE}` });
   const add = (domain: string, type: string, value: string) =>
     service.createRecord("t", ZONE, { domain: `${domain}.${ZONE}`, type, value });
-  add("www", "A", "192.0.2.1");
-  add("www", "AAAA", "2001:db8::1");
-  add("alias", "CNAME", `www.${ZONE}`);
-  add("*.wild", "TXT", "w");
-  add("sub", "NS", `ns.sub.${ZONE}`);
-  add("ns.sub", "A", "192.0.2.2");
-  add("mail", "MX", `10 www.${ZONE}`);
-  add("_sip._tcp", "SRV", `0 5 5060 www.${ZONE}`);
+  await add("www", "A", "192.0.2.1");
+  await add("www", "AAAA", "2001:db8::1");
+  await add("alias", "CNAME", `www.${ZONE}`);
+  await add("*.wild", "TXT", "w");
+  await add("sub", "NS", `ns.sub.${ZONE}`);
+  await add("ns.sub", "A", "192.0.2.2");
+  await add("mail", "MX", `10 www.${ZONE}`);
+  await add("_sip._tcp", "SRV", `0 5 5060 www.${ZONE}`);
   // More than 1232 bytes: truncated over UDP, whole over TCP.
-  for (let i = 0; i < 8; i++) add("big", "TXT", `${i}${"z".repeat(250)}`);
-  add("tobig", "CNAME", `big.${ZONE}`);
-  add("dn", "DNAME", OTHER);
-  add("toother", "CNAME", `www.${OTHER}`);
-  service.createZone("t", { name: OTHER, admin_email: `h@${OTHER}` });
-  service.createRecord("t", OTHER, { domain: `www.${OTHER}`, type: "A", value: "192.0.2.9" });
+  for (let i = 0; i < 8; i++) await add("big", "TXT", `${i}${"z".repeat(250)}`);
+  await add("tobig", "CNAME", `big.${ZONE}`);
+  await add("dn", "DNAME", OTHER);
+  await add("toother", "CNAME", `www.${OTHER}`);
+  await service.createZone("t", { name: OTHER, admin_email: `h@${OTHER}` });
+  await service.createRecord("t", OTHER, { domain: `www.${OTHER}`, type: "A", value: "192.0.2.9" });
   const options = { axfrAllowed: (ip: string) => ip === "127.0.0.1" };
   const r = new DnsResponder(index, { ...options, rrl });
   /** A responder with an empty answer cache. */
@@ -131,8 +132,8 @@ Deno.test("DnsResponder.udp/tcp: any input gets nothing, or responses that decod
   const tally = new Tally();
   check(
     fc.property(anyInput, fc.constantFrom("127.0.0.1", "192.0.2.9"), (msg, ip) => {
-      const udp = s.r.udp(msg, ip);
-      const tcp = s.r.tcp(msg, ip);
+      const udp = now(s.r.udp(msg, ip));
+      const tcp = now(s.r.tcp(msg, ip));
       if (!answerable(msg)) {
         assertEquals(
           [udp, tcp],
@@ -163,11 +164,11 @@ Deno.test("DnsResponder.udp/tcp: a well-formed query's answer echoes its questio
       const msg = encodeQuery(spec);
       const questionEnd = 12 + spec.labels.reduce((n, l) => n + l.length + 1, 1) + 4;
       const limit = spec.edns ? Math.min(Math.max(512, spec.edns.udpSize), 1232) : 512;
-      const udp = s.r.udp(msg, "127.0.0.1")!;
-      const [first] = s.r.tcp(msg, "127.0.0.1");
+      const udp = now(s.r.udp(msg, "127.0.0.1"))!;
+      const [first] = now(s.r.tcp(msg, "127.0.0.1"));
       // The cache patches ID, RD and the name's case into a copy: the bytes must be a fresh answer's.
-      assertEquals(udp, s.fresh().udp(msg, "127.0.0.1"));
-      assertEquals(first, s.fresh().tcp(msg, "127.0.0.1")[0]);
+      assertEquals(udp, now(s.fresh().udp(msg, "127.0.0.1")));
+      assertEquals(first, now(s.fresh().tcp(msg, "127.0.0.1"))[0]);
       for (const [reply, max] of [[udp, limit], [first, 65535]] as const) {
         assert(reply.length <= max, `${reply.length} bytes, more than ${max}`);
         const p = decodeReply(reply, msg, tally);
@@ -192,7 +193,7 @@ Deno.test("DnsResponder.udp under rate limiting: any input is dropped, or answer
       anyInput,
       fc.constantFrom("192.0.2.9", "198.51.100.7", "2001:db8::5"),
       (msg, ip) => {
-        const udp = s.r.udp(msg, ip);
+        const udp = now(s.r.udp(msg, ip));
         if (!answerable(msg)) return assertEquals(udp, null);
         if (udp === null) return tally.add("dropped");
         decodeReply(udp, msg, tally);

@@ -46,8 +46,8 @@ Deno.test("RRL: a flood from one source gets at most the rate, another source is
   await using s = await startDnsStack({
     rrl: { rate: 20, slip: 2, ipv4Prefix: 24, ipv6Prefix: 56 },
   });
-  s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
-  s.service.createRecord("t", "example.test", {
+  await s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
+  await s.service.createRecord("t", "example.test", {
     domain: "www.example.test",
     type: "A",
     value: "192.0.2.1",

@@ -16,6 +16,7 @@ import type { DnsTcpLimits } from "../../lib/config/types.ts";
 import { ResponseRateLimiter, type RrlOptions } from "../../lib/dns/rrl.ts";
 import type { Logger } from "../../lib/log/log.ts";
 import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
 import { freeDualPort } from "../helpers/ports.ts";
@@ -50,11 +51,11 @@ export async function startDnsStack(
   const bus = new EventBus();
   const repos = sqliteDnsRepos(store, opts.journal);
   const index = new DnsIndex(repos, opts.log);
-  index.load();
+  await index.load();
   const audit = sqliteAuditLog(store, bus, systemClock);
   const service = new DnsService({
     ...repos,
-    transactor: store,
+    transactor: SqliteAsync.of(store),
     audit,
     events: bus,
     clock: systemClock,
@@ -64,7 +65,7 @@ export async function startDnsStack(
   const responder = new DnsResponder(index, {
     axfrAllowed: parseAcl(opts.axfrAllow ?? ["127.0.0.1", "::1"]),
     rrl: opts.rrl ? new ResponseRateLimiter(opts.rrl) : null,
-    tsigKeys: repos.tsigKeys,
+    tsigKeys: service.tsig.keyring,
     updates: service.updates,
   });
   const tsig = service.tsig;

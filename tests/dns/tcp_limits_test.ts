@@ -39,7 +39,7 @@ const NAME =
 Deno.test(NAME, async () => {
   if (!haveSystem(NAME, ["dig"])) return;
   await using s = await startDnsStack();
-  s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
+  await s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
   const idle = await openIdle(s.port, 200);
   try {
     // Past its share (8 by default) an address's connections are closed at once.
@@ -57,7 +57,7 @@ const EVICT = "TCP limits: at the global cap a new connection closes the longest
 Deno.test(EVICT, async () => {
   if (!haveSystem(EVICT, ["dig"])) return;
   await using s = await startDnsStack({ tcp: { maxConnections: 4, perAddress: 100 } });
-  s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
+  await s.service.createZone("t", { name: "example.test", admin_email: "h@example.test" });
   const idle = await openIdle(s.port, 4);
   try {
     const soa = await dig(s.port, ["+tcp", "example.test", "SOA"]);

@@ -13,10 +13,10 @@ const Z = "tsig.test";
 const DIG_FAILURE =
   /Transfer failed|Couldn't verify|verify failure|tsig indicates error|BAD(SIG|KEY|TIME)/;
 
-function populate(s: DnsStack): void {
-  s.service.createZone("test", { name: Z, admin_email: "hostmaster@tsig.test" });
+async function populate(s: DnsStack): Promise<void> {
+  await s.service.createZone("test", { name: Z, admin_email: "hostmaster@tsig.test" });
   for (let i = 0; i < 5; i++) {
-    s.service.createRecord("test", Z, {
+    await s.service.createRecord("test", Z, {
       domain: `h${i}.${Z}`,
       type: "A",
       value: `192.0.2.${i + 1}`,
@@ -48,11 +48,11 @@ function records(out: string): string[] {
 Deno.test("dig -y transfers the zone from an address outside the ACL with each HMAC algorithm", async () => {
   if (!haveSystem("tsig dig", ["dig"])) return;
   await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
-  populate(s);
+  await populate(s);
   const unsigned = await digAxfr(s.port, null);
   assertMatch(unsigned, /Transfer failed/);
   for (const algorithm of ["hmac-sha256", "hmac-sha512", "hmac-sha1"] as const) {
-    const key = s.tsig.create("test", { name: `xfr-${algorithm}`, algorithm, zones: [Z] });
+    const key = await s.tsig.create("test", { name: `xfr-${algorithm}`, algorithm, zones: [Z] });
     const out = await digAxfr(s.port, `${algorithm}:${key.name}:${key.secret}`);
     assert(!DIG_FAILURE.test(out), out);
     const rrs = records(out);
@@ -66,9 +66,9 @@ Deno.test("dig -y transfers the zone from an address outside the ACL with each H
 Deno.test("a wrong secret gets NOTAUTH with BADSIG, an unknown key BADKEY, a key without the zone NOTAUTH", async () => {
   if (!haveSystem("tsig dig", ["dig"])) return;
   await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
-  populate(s);
-  s.service.createZone("test", { name: "other.test", admin_email: "hostmaster@other.test" });
-  const key = s.tsig.create("test", { name: "xfr", zones: [Z] });
+  await populate(s);
+  await s.service.createZone("test", { name: "other.test", admin_email: "hostmaster@other.test" });
+  const key = await s.tsig.create("test", { name: "xfr", zones: [Z] });
   const wrong = btoa("x".repeat(32));
   const soa = async (k: string, zone = Z) =>
     (await run("dig", [
@@ -107,8 +107,8 @@ Deno.test("a wrong secret gets NOTAUTH with BADSIG, an unknown key BADKEY, a key
 Deno.test("kdig -y transfers the zone", async () => {
   if (!haveSystem("tsig kdig", ["kdig"])) return;
   await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
-  populate(s);
-  const key = s.tsig.create("test", { name: "kdig.key", algorithm: "hmac-sha512" });
+  await populate(s);
+  const key = await s.tsig.create("test", { name: "kdig.key", algorithm: "hmac-sha512" });
   const r = await run("kdig", [
     "@127.0.0.1",
     "-p",

@@ -24,9 +24,13 @@ for (const algorithm of ["hmac-sha256", "hmac-sha1"] as const) {
     if (!haveSystem("tsig nsd", ["nsd", "dig"])) return;
     await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
     // Retry and refresh an hour away: only NOTIFY makes NSD look again within the test.
-    s.service.createZone("test", { name: Z, admin_email: "h@signed-xfr.test", refresh: 3600 });
-    s.service.createRecord("test", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
-    const key = s.tsig.create("test", { name: `nsd-${algorithm}`, algorithm, zones: [Z] });
+    await s.service.createZone("test", {
+      name: Z,
+      admin_email: "h@signed-xfr.test",
+      refresh: 3600,
+    });
+    await s.service.createRecord("test", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
+    const key = await s.tsig.create("test", { name: `nsd-${algorithm}`, algorithm, zones: [Z] });
     await using nsd = await startNsd([{
       name: Z,
       primary: { ip: "127.0.0.1", port: s.port },
@@ -41,7 +45,7 @@ for (const algorithm of ["hmac-sha256", "hmac-sha1"] as const) {
     });
     const stop = notifier.start(s.bus);
     try {
-      const serial = s.service.getZone(Z).serial;
+      const serial = (await s.service.getZone(Z)).serial;
       const transferred = await waitFor(async () => {
         const r = await dig(nsd.port, [Z, "SOA"]);
         return r.answer.some((l) => l.includes(` ${serial} `));
@@ -49,8 +53,10 @@ for (const algorithm of ["hmac-sha256", "hmac-sha1"] as const) {
       assert(transferred, `NSD did not transfer serial ${serial}:\n${await nsd.log()}`);
       assertEquals((await dig(nsd.port, [`www.${Z}`, "A"])).answer.length, 1);
 
-      const www = s.service.listRecords(Z, "A").records.find((r) => r.domain === `www.${Z}`)!;
-      s.service.updateRecord("test", Z, www.id, { value: "192.0.2.200" });
+      const www = (await s.service.listRecords(Z, "A")).records.find((r) =>
+        r.domain === `www.${Z}`
+      )!;
+      await s.service.updateRecord("test", Z, www.id, { value: "192.0.2.200" });
       const seen = await waitFor(async () => {
         const r = await dig(nsd.port, [`www.${Z}`, "A"]);
         return r.answer.some((l) => l.endsWith("192.0.2.200"));

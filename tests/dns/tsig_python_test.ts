@@ -54,14 +54,14 @@ Deno.test("dnspython verifies every message of a long signed AXFR and reads BADS
   const py = await dnspython("tsig dnspython");
   if (!py) return;
   await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
-  s.service.createZone("test", { name: Z, admin_email: "h@big.test" });
+  await s.service.createZone("test", { name: Z, admin_email: "h@big.test" });
   // TXT records of 200 bytes: enough for over a hundred messages of 16 kB (past the 100 of RFC 8945 §5.3.1).
   const lines = Array.from(
     { length: RECORDS },
     (_, i) => `r${i}.${Z}. 300 IN TXT "${String(i).padStart(6, "0")}${"x".repeat(194)}"`,
   );
-  s.service.importZone("test", Z, lines.join("\n"));
-  const key = s.tsig.create("test", { name: "py.key", algorithm: "hmac-sha512", zones: [Z] });
+  await s.service.importZone("test", Z, lines.join("\n"));
+  const key = await s.tsig.create("test", { name: "py.key", algorithm: "hmac-sha512", zones: [Z] });
   const input = {
     port: s.port,
     zone: Z,

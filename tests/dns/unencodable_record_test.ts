@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import { haveSystem, run } from "../helpers/system.ts";
-import { SqliteRecordRepo } from "../../lib/dns/record_repo.ts";
+import { SqliteRecordStatements } from "../../lib/dns/sqlite_record_repo.ts";
 import { createLogger } from "../../lib/log/log.ts";
 import { dig } from "./dig.ts";
 import { startDnsStack } from "./stack.ts";
@@ -18,7 +18,7 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
   const lines: Record<string, unknown>[] = [];
   const log = createLogger("warn", (line) => lines.push(JSON.parse(line)));
   await using s = await startDnsStack({ log });
-  s.service.createZone("test", {
+  await s.service.createZone("test", {
     name: Z,
     admin_email: `hostmaster@${Z}`,
     default_ttl: 600,
@@ -26,12 +26,12 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
   });
   const add = (domain: string, value: string) =>
     s.service.createRecord("test", Z, { domain, type: "A", value });
-  add(`ns1.${Z}`, "192.0.2.53");
-  add(`www.${Z}`, "192.0.2.1");
-  add(`mixed.${Z}`, "192.0.2.3");
+  await add(`ns1.${Z}`, "192.0.2.53");
+  await add(`www.${Z}`, "192.0.2.1");
+  await add(`mixed.${Z}`, "192.0.2.3");
 
   // Rows the API would refuse, written as a hand edit or an old version would have.
-  const repo = new SqliteRecordRepo(s.store);
+  const repo = new SqliteRecordStatements(s.store);
   const now = Date.now();
   const bad: [string, string, string, number][] = [
     [`big.${Z}`, "A", "192.0.2.5", 9_999_999_999_999],
@@ -47,7 +47,7 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
     repo.insert({ id, zone: Z, name, type, value, ttl, created_at: now, updated_at: now });
     return id;
   });
-  s.index.invalidate(Z);
+  await s.index.invalidate(Z);
 
   for (const transport of [[], ["+tcp"]]) {
     const www = await dig(s.port, [...transport, `www.${Z}`, "A"]);
@@ -74,8 +74,8 @@ Deno.test("a stored record that cannot be encoded is left out and logged once; o
   }
 
   // Each left-out record was logged once, with its id; rebuilding does not log it again.
-  s.index.invalidate(Z);
-  s.index.load();
+  await s.index.invalidate(Z);
+  await s.index.load();
   const logged = lines.filter((l) => l.level === "warn").map((l) => l.record_id).sort();
   assertEquals(logged, [...ids].sort());
 });

@@ -18,8 +18,8 @@ Deno.test("knsupdate -y adds and deletes with prerequisites; a failed one change
   if (!haveSystem("knsupdate", ["knsupdate"])) return;
   const Z = "knot-upd.test";
   await using s = await startDnsStack();
-  s.service.createZone("test", { name: Z, admin_email: "h@knot-upd.test" });
-  const key = s.tsig.create("test", {
+  await s.service.createZone("test", { name: Z, admin_email: "h@knot-upd.test" });
+  const key = await s.tsig.create("test", {
     name: "knot-key",
     algorithm: "hmac-sha512",
     permissions: ["update"],
@@ -32,11 +32,11 @@ Deno.test("knsupdate -y adds and deletes with prerequisites; a failed one change
     `update add host.${Z}. 120 TXT "v=1"`,
   ], { tool: "knsupdate" });
   assert(add.ok, add.out);
-  assertEquals(zoneRecords(s, Z), [
+  assertEquals(await zoneRecords(s, Z), [
     `host.${Z} AAAA 2001:db8::1 120`,
     `host.${Z} TXT "v=1" 120`,
   ]);
-  const serial = s.service.getZone(Z).serial;
+  const serial = (await s.service.getZone(Z)).serial;
   const failed = await nsupdate(s, k, [
     `zone ${Z}.`,
     `prereq nxrrset host.${Z}. AAAA`,
@@ -44,23 +44,23 @@ Deno.test("knsupdate -y adds and deletes with prerequisites; a failed one change
   ], { tool: "knsupdate" });
   assert(!failed.ok, failed.out);
   assertMatch(failed.out, /YXRRSET/);
-  assertEquals(s.service.getZone(Z).serial, serial);
+  assertEquals((await s.service.getZone(Z)).serial, serial);
   const del = await nsupdate(s, k, [
     `zone ${Z}.`,
     `prereq yxrrset host.${Z}. AAAA`,
     `update delete host.${Z}. TXT`,
   ], { tool: "knsupdate", tcp: true });
   assert(del.ok, del.out);
-  assertEquals(zoneRecords(s, Z), [`host.${Z} AAAA 2001:db8::1 120`]);
+  assertEquals(await zoneRecords(s, Z), [`host.${Z} AAAA 2001:db8::1 120`]);
 });
 
 Deno.test("NSD as a TSIG secondary follows an nsupdate through the signed NOTIFY", async () => {
   if (!haveSystem("update nsd", ["nsd", "nsupdate", "dig"])) return;
   const Z = "upd-nsd.test";
   await using s = await startDnsStack({ axfrAllow: ["192.0.2.99"] });
-  s.service.createZone("test", { name: Z, admin_email: "h@upd-nsd.test", refresh: 3600 });
-  const xfr = s.tsig.create("test", { name: "nsd-xfr", zones: [Z] });
-  const upd = s.tsig.create("test", { name: "upd", permissions: ["update"], zones: [Z] });
+  await s.service.createZone("test", { name: Z, admin_email: "h@upd-nsd.test", refresh: 3600 });
+  const xfr = await s.tsig.create("test", { name: "nsd-xfr", zones: [Z] });
+  const upd = await s.tsig.create("test", { name: "upd", permissions: ["update"], zones: [Z] });
   await using nsd = await startNsd([{
     name: Z,
     primary: { ip: "127.0.0.1", port: s.port },
@@ -73,7 +73,7 @@ Deno.test("NSD as a TSIG secondary follows an nsupdate through the signed NOTIFY
   });
   const stop = notifier.start(s.bus);
   try {
-    const first = s.service.getZone(Z).serial;
+    const first = (await s.service.getZone(Z)).serial;
     const transferred = await waitFor(async () => {
       const r = await dig(nsd.port, [Z, "SOA"]);
       return r.answer.some((l) => l.includes(` ${first} `));

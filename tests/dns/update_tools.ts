@@ -30,7 +30,7 @@ export async function nsupdate(
 }
 
 /** "name TYPE value ttl" of every record of `zone` but the SOA, sorted. */
-export function zoneRecords(s: DnsStack, zone: string): string[] {
-  return s.service.listRecords(zone).records.filter((r) => r.type !== "SOA")
+export async function zoneRecords(s: DnsStack, zone: string): Promise<string[]> {
+  return (await s.service.listRecords(zone)).records.filter((r) => r.type !== "SOA")
     .map((r) => `${r.domain} ${r.type} ${r.value} ${r.ttl}`).sort();
 }

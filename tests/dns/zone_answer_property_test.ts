@@ -4,6 +4,7 @@
  * answer index and the responder (AXFR, and a query per record over TCP)
  * in messages dns-packet decodes, each record carrying the value generated.
  */
+import { now } from "../helpers/sync_answer.ts";
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import { assert, assertEquals } from "../assert.ts";
@@ -16,7 +17,7 @@ import { DnsIndex } from "../../lib/dns/zone_index.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { dnsTestService } from "../helpers/dns_service.ts";
 import { tempStore } from "../helpers/temp_store.ts";
-import { check, propertySeed } from "./property.ts";
+import { checkAsync, propertySeed } from "./property.ts";
 import { type RdataCase, rdataCase } from "./rdata_arbitraries.ts";
 import { lower } from "./rdata_fields.ts";
 import { answerData, messageSafe } from "./rdata_oracle.ts";
@@ -71,35 +72,35 @@ Deno.test("records created through the service come out of AXFR and answers as d
   await using t = await tempStore();
   const index = new DnsIndex(sqliteDnsRepos(t.store));
   const { service } = dnsTestService(t.store, { clock: systemClock, index });
-  index.load();
+  await index.load();
   const responder = new DnsResponder(index, { axfrAllowed: () => true });
   let served = 0;
-  check(
-    fc.property(recordsArb, (recs) => {
-      service.createZone("t", { name: ZONE, admin_email: `h@${ZONE}` });
+  await checkAsync(
+    fc.asyncProperty(recordsArb, async (recs) => {
+      await service.createZone("t", { name: ZONE, admin_email: `h@${ZONE}` });
       try {
         // The zone's rules (CNAME alone, no data below a cut, no duplicates) refuse some: those are left out.
-        const created = recs.filter((r) => {
+        const created: typeof recs = [];
+        for (const r of recs) {
           try {
-            service.createRecord("t", ZONE, {
+            await service.createRecord("t", ZONE, {
               domain: r.owner,
               type: r.c.type,
               value: r.c.canonical,
               ttl: r.ttl,
             });
-            return true;
+            created.push(r);
           } catch (err) {
-            if (err instanceof DomainError) return false;
-            throw err;
+            if (!(err instanceof DomainError)) throw err;
           }
-        });
-        const axfr = responder.tcp(query(ZONE, 252), "127.0.0.1").map(decode);
+        }
+        const axfr = now(responder.tcp(query(ZONE, 252), "127.0.0.1")).map(decode);
         const answers = axfr.flatMap((p) => p.answers);
         for (const r of created) {
           assert(holds(answers, r.owner, r.c), `AXFR holds ${r.c.canonical}`);
         }
         for (const r of created) {
-          const [reply] = responder.tcp(query(r.owner, typeCode(r.c.type)), "127.0.0.1");
+          const [reply] = now(responder.tcp(query(r.owner, typeCode(r.c.type)), "127.0.0.1"));
           const p = decode(reply);
           // Below a delegation created after it, a record is answered by the referral instead.
           if (!p.flag_aa) continue;
@@ -107,7 +108,7 @@ Deno.test("records created through the service come out of AXFR and answers as d
           served++;
         }
       } finally {
-        service.deleteZone("t", ZONE);
+        await service.deleteZone("t", ZONE);
       }
     }),
     runs(150),

@@ -27,9 +27,9 @@ for (
     await using s = await startDnsStack();
     const original = new URL(fixture, FIXTURES).pathname;
     const text = await Deno.readTextFile(original);
-    const result = s.service.importZone("test", zone, text);
+    const result = await s.service.importZone("test", zone, text);
     assertEquals(result.created, true);
-    const exported = s.service.exportZone(zone);
+    const exported = await s.service.exportZone(zone);
     const out = `${s.dir}/${zone}.zone`;
     await Deno.writeTextFile(out, exported);
     assertEquals(await bindRecords(zone, out), await bindRecords(zone, original));
@@ -37,7 +37,7 @@ for (
     await run("nsd-checkzone", [zone, out]);
     // A second round trip through the service is a fixed point.
     await using s2 = await startDnsStack();
-    s2.service.importZone("test", zone, exported);
-    assertEquals(s2.service.exportZone(zone), exported);
+    await s2.service.importZone("test", zone, exported);
+    assertEquals(await s2.service.exportZone(zone), exported);
   });
 }

@@ -9,6 +9,7 @@ import type { DnsContext, ZoneInvalidator } from "../../lib/dns/dns_context.ts";
 import { sqliteDnsRepos } from "../../lib/dns/dns_repos.ts";
 import { DnsService } from "../../lib/dns/dns_service.ts";
 import { type BusEvent, EventBus } from "../../lib/events/bus.ts";
+import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import type { Store } from "../../lib/store/store.ts";
 
 export interface DnsTestOptions<C extends Clock> {
@@ -31,7 +32,7 @@ export function dnsTestService<C extends Clock = ManualClock>(
   const audit = sqliteAuditLog(store, bus, clock);
   const ctx: DnsContext = {
     ...sqliteDnsRepos(store),
-    transactor: store,
+    transactor: SqliteAsync.of(store),
     audit,
     events: bus,
     clock,

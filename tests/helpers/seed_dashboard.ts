@@ -22,14 +22,14 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     "test",
   );
   await tunnels.peers.disable(peers[2].id, "test");
-  dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
-  dns.createZone("test", { name: "example.net", admin_email: "hostmaster@example.net" });
-  const record = dns.createRecord("test", "example.org", {
+  await dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
+  await dns.createZone("test", { name: "example.net", admin_email: "hostmaster@example.net" });
+  const record = await dns.createRecord("test", "example.org", {
     domain: "www.example.org",
     type: "A",
     value: "192.0.2.1",
   });
-  dns.createRecord("test", "example.org", {
+  await dns.createRecord("test", "example.org", {
     domain: "example.org",
     type: "MX",
     value: "10 mail.example.org.",

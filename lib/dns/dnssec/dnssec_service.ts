@@ -69,9 +69,13 @@ export const DISABLE_WARNING =
   "The zone is now served unsigned: remove its DS records at the registrar, or validating resolvers will treat the zone as bogus. The keys are kept, so enabling again with the same algorithm makes the current DS valid again";
 
 /** The zone's DNSSEC status, its keys paged by `query`; NotFoundError when the zone is absent. */
-export function dnssecStatus(ctx: DnsContext, name: string, query?: KeyPageQuery): DnssecStatus {
-  const z = zoneOf(ctx, name);
-  return statusOf(ctx, z.name, z.dnssec_enabled, query);
+export async function dnssecStatus(
+  ctx: DnsContext,
+  name: string,
+  query?: KeyPageQuery,
+): Promise<DnssecStatus> {
+  const z = await zoneOf(ctx, name);
+  return await statusOf(ctx, z.name, z.dnssec_enabled, query);
 }
 
 /** Turns DNSSEC on or off for a zone (see the module comment). */
@@ -81,14 +85,14 @@ export async function setDnssec(
   name: string,
   input: DnssecInput,
 ): Promise<DnssecStatus> {
-  const z = zoneOf(ctx, name);
+  const z = await zoneOf(ctx, name);
   // Checked when disabling too: a request with a field the API refuses is refused whole.
   const algorithm = parseAlgorithm(input.algorithm);
   const bits = input.key_size === undefined ? undefined : keySize(algorithm, input.key_size);
   const days = rotationDays(input.zsk_rotation_days);
-  if (!input.enable) return disable(ctx, actor, z.name, days);
+  if (!input.enable) return await disable(ctx, actor, z.name, days);
   let fresh: StoredKey[] | undefined;
-  if (!z.dnssec_enabled && !reusable(ctx.dnssecKeys.list(z.name), algorithm, bits)) {
+  if (!z.dnssec_enabled && !reusable(await ctx.dnssecKeys.list(z.name), algorithm, bits)) {
     // Generated before the transaction: other requests run while an RSA key is made.
     const size = bits ?? KEY_SIZES[algorithm].default;
     const now = ctx.clock.now();
@@ -96,7 +100,7 @@ export async function setDnssec(
       (["KSK", "ZSK"] as const).map((t) => newKey(z.name, t, algorithm, size, now)),
     );
   }
-  return enable(ctx, actor, z.name, { algorithm, bits, days }, fresh);
+  return await enable(ctx, actor, z.name, { algorithm, bits, days }, fresh);
 }
 
 function rotationDays(days: number | null | undefined): number | null | undefined {
@@ -111,15 +115,15 @@ function rotationDays(days: number | null | undefined): number | null | undefine
 }
 
 /** Stores automatic rotation when the request sets it to something new, with its audit record. */
-function setRotation(
+async function setRotation(
   ctx: DnsContext,
   actor: string,
   zone: string,
   days: number | null | undefined,
-) {
-  if (days === undefined || ctx.zones.zskRotationDays(zone) === days) return;
-  ctx.zones.setZskRotationDays(zone, days);
-  ctx.audit.record({
+): Promise<void> {
+  if (days === undefined || await ctx.zones.zskRotationDays(zone) === days) return;
+  await ctx.zones.setZskRotationDays(zone, days);
+  await ctx.audit.add({
     actor,
     event_type: "dns.dnssec.updated",
     message: days === null
@@ -148,21 +152,21 @@ interface Wanted {
   days: number | null | undefined;
 }
 
-function enable(
+async function enable(
   ctx: DnsContext,
   actor: string,
   name: string,
   { algorithm, bits, days }: Wanted,
   fresh: StoredKey[] | undefined,
-): DnssecStatus {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, name);
-    const kept = ctx.dnssecKeys.list(z.name);
+): Promise<DnssecStatus> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, name);
+    const kept = await ctx.dnssecKeys.list(z.name);
     const reuse = reusable(kept, algorithm, bits);
     if (z.dnssec_enabled) {
       if (reuse) {
-        setRotation(ctx, actor, z.name, days);
-        return statusOf(ctx, z.name, true);
+        await setRotation(ctx, actor, z.name, days);
+        return await statusOf(ctx, z.name, true);
       }
       const field = kept.some((k) => k.algorithm !== algorithm) ? "algorithm" : "key_size";
       throw new ConflictError(
@@ -173,13 +177,14 @@ function enable(
     if (!reuse) {
       // The keys changed while new ones were being made (another request): the caller may retry.
       if (!fresh) throw new ConflictError(`DNSSEC keys of zone "${z.name}" changed meanwhile`);
-      ctx.dnssecKeys.deleteAll(z.name);
-      for (const k of fresh) ctx.dnssecKeys.insert(k);
+      await ctx.dnssecKeys.deleteAll(z.name);
+      for (const k of fresh) await ctx.dnssecKeys.insert(k);
     }
-    ctx.zones.setDnssecEnabled(z.name, true);
-    setRotation(ctx, actor, z.name, days);
-    const tags = ctx.dnssecKeys.list(z.name).map((k) => `${k.key_type} ${k.key_tag}`).join(", ");
-    ctx.audit.record({
+    await ctx.zones.setDnssecEnabled(z.name, true);
+    await setRotation(ctx, actor, z.name, days);
+    const tags = (await ctx.dnssecKeys.list(z.name)).map((k) => `${k.key_type} ${k.key_tag}`)
+      .join(", ");
+    await ctx.audit.add({
       actor,
       event_type: "dns.dnssec.enabled",
       message: `Enabled DNSSEC on zone "${z.name}" with ${reuse ? "its kept" : "new"} ${
@@ -188,41 +193,41 @@ function enable(
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "dnssec_enabled", bumpSerial(ctx, z.name));
-    return statusOf(ctx, z.name, true);
+    await zoneChanged(ctx, z.name, "dnssec_enabled", await bumpSerial(ctx, z.name));
+    return await statusOf(ctx, z.name, true);
   });
 }
 
-function disable(
+async function disable(
   ctx: DnsContext,
   actor: string,
   name: string,
   days: number | null | undefined,
-): DnssecStatus {
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, name);
-    setRotation(ctx, actor, z.name, days);
-    if (!z.dnssec_enabled) return statusOf(ctx, z.name, false);
-    ctx.zones.setDnssecEnabled(z.name, false);
-    ctx.audit.record({
+): Promise<DnssecStatus> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, name);
+    await setRotation(ctx, actor, z.name, days);
+    if (!z.dnssec_enabled) return await statusOf(ctx, z.name, false);
+    await ctx.zones.setDnssecEnabled(z.name, false);
+    await ctx.audit.add({
       actor,
       event_type: "dns.dnssec.disabled",
       message: `Disabled DNSSEC on zone "${z.name}" (keys kept)`,
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    zoneChanged(ctx, z.name, "dnssec_disabled", bumpSerial(ctx, z.name));
-    return { ...statusOf(ctx, z.name, false), warning: DISABLE_WARNING };
+    await zoneChanged(ctx, z.name, "dnssec_disabled", await bumpSerial(ctx, z.name));
+    return { ...await statusOf(ctx, z.name, false), warning: DISABLE_WARNING };
   });
 }
 
-function statusOf(
+async function statusOf(
   ctx: DnsContext,
   zone: string,
   enabled: boolean,
   query?: KeyPageQuery,
-): DnssecStatus {
-  const rows = ctx.dnssecKeys.listWithRemoved(zone);
+): Promise<DnssecStatus> {
+  const rows = await ctx.dnssecKeys.listWithRemoved(zone);
   const { keys, ...keyInfo } = keyPage(rows, query);
   const live = rows.filter((k) => k.state !== "removed");
   const ds_records = enabled
@@ -236,7 +241,7 @@ function statusOf(
     ...keyInfo,
     ds_records,
     rollover: rolloverOf(live),
-    zsk_rotation_days: ctx.zones.zskRotationDays(zone),
+    zsk_rotation_days: await ctx.zones.zskRotationDays(zone),
   };
 }
 

@@ -7,23 +7,27 @@ import type { Store } from "../../store/store.ts";
 import { sqliteDnsRepos } from "../dns_repos.ts";
 import { DnsIndex } from "../zone_index.ts";
 
-function setup(store: Store) {
+async function setup(store: Store) {
   const index = new DnsIndex(sqliteDnsRepos(store));
-  index.load();
+  await index.load();
   const t = dnsTestService(store, { index });
-  t.service.createZone("alice", { name: "example.com", admin_email: "h@example.com" });
+  await t.service.createZone("alice", { name: "example.com", admin_email: "h@example.com" });
   return { ...t, index };
 }
 
 Deno.test("the answer index learns the zone's keys when DNSSEC is enabled and forgets them when disabled", async () => {
   await using t = await tempStore();
-  const { service, index } = setup(t.store);
+  const { service, index } = await setup(t.store);
   assertEquals(index.zone("example.com")!.signingKeys, []);
   assertEquals(index.zone("example.com")!.dnskeys, []);
 
   const status = await service.setDnssec("alice", "example.com", { enable: true });
   const z = index.zone("example.com")!;
-  assertEquals(z.serial, service.getZone("example.com").serial, "the index holds the new serial");
+  assertEquals(
+    z.serial,
+    (await service.getZone("example.com")).serial,
+    "the index holds the new serial",
+  );
   assertEquals(
     z.signingKeys.map((k) => [k.flags, k.algorithm, k.keyTag]),
     status.keys.map((k) => [k.flags, 13, k.key_tag]),
@@ -45,28 +49,28 @@ Deno.test("the answer index learns the zone's keys when DNSSEC is enabled and fo
 
 Deno.test("a published key is in the DNSKEY RRset but does not sign; a retired one stays in it and signs no more; a removed one leaves it", async () => {
   await using t = await tempStore();
-  const { service, index } = setup(t.store);
+  const { service, index } = await setup(t.store);
   const { keys } = await service.setDnssec("alice", "example.com", { enable: true });
   const zsk = keys.find((k) => k.key_type === "ZSK")!;
   rawSet(t.store, "dnssec_keys", { state: "published" }, { id: zsk.id });
-  index.invalidate("example.com");
+  await index.invalidate("example.com");
   let z = index.zone("example.com")!;
   assertEquals(z.dnskeys.length, 2);
   assertEquals(z.signingKeys.map((k) => k.flags), [257]);
   rawSet(t.store, "dnssec_keys", { state: "retired" }, { id: zsk.id });
-  index.invalidate("example.com");
+  await index.invalidate("example.com");
   z = index.zone("example.com")!;
   // RFC 7583 §3.2: retired, the key still validates the signatures caches hold.
   assertEquals([z.dnskeys.length, z.signingKeys.length], [2, 1]);
   rawSet(t.store, "dnssec_keys", { state: "removed" }, { id: zsk.id });
-  index.invalidate("example.com");
+  await index.invalidate("example.com");
   z = index.zone("example.com")!;
   assertEquals([z.dnskeys.length, z.signingKeys.length], [1, 1]);
 });
 
 Deno.test("refusals name the field at fault and change nothing", async () => {
   await using t = await tempStore();
-  const { service } = setup(t.store);
+  const { service } = await setup(t.store);
   const refuse = async (
     input: Parameters<typeof service.setDnssec>[2],
     cls: new (...a: never[]) => Error,
@@ -90,7 +94,7 @@ Deno.test("refusals name the field at fault and change nothing", async () => {
   assertEquals(rawRow(t.store, "dnssec_keys", ["id"]), undefined);
 
   await service.setDnssec("alice", "example.com", { enable: true, algorithm: "ED25519" });
-  const serial = service.getZone("example.com").serial;
+  const serial = (await service.getZone("example.com")).serial;
   const conflict = await refuse({ enable: true, algorithm: "ECDSAP256SHA256" }, ConflictError);
   assertEquals(conflict.field, "algorithm");
   const size = await refuse(
@@ -98,10 +102,10 @@ Deno.test("refusals name the field at fault and change nothing", async () => {
     UnprocessableError,
   );
   assertEquals(size.field, "key_size");
-  assertEquals(service.getZone("example.com").serial, serial);
-  assert(service.dnssecStatus("example.com").keys.every((k) => k.algorithm === "ED25519"));
+  assertEquals((await service.getZone("example.com")).serial, serial);
+  assert((await service.dnssecStatus("example.com")).keys.every((k) => k.algorithm === "ED25519"));
 
-  service.createZone("alice", { name: "example.org", admin_email: "h@example.org" });
+  await service.createZone("alice", { name: "example.org", admin_email: "h@example.org" });
   await service.setDnssec("alice", "example.org", { enable: true, algorithm: "RSASHA256" });
   const refuseOrg = (key_size: number) =>
     assertRejects(
@@ -113,14 +117,14 @@ Deno.test("refusals name the field at fault and change nothing", async () => {
 
 Deno.test("the private key stays in the store: status, audit and events carry none of it", async () => {
   await using t = await tempStore();
-  const { service, events, audit } = setup(t.store);
+  const { service, events, audit } = await setup(t.store);
   const status = await service.setDnssec("alice", "example.com", { enable: true, algorithm: "8" });
   await service.setDnssec("alice", "example.com", { enable: false });
   const texts = JSON.stringify([
     status,
-    service.dnssecStatus("example.com"),
-    service.getZone("example.com"),
-    service.exportZone("example.com"),
+    await service.dnssecStatus("example.com"),
+    await service.getZone("example.com"),
+    await service.exportZone("example.com"),
     await audit.list({ limit: 100, offset: 0 }),
     events,
   ]);

@@ -5,7 +5,9 @@
  * A removed key keeps its row, without its private key, until the next key of
  * its type is removed: the status shows how the last rollover ended.
  */
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 import type { Store } from "../../store/store.ts";
+import type { Async } from "../async.ts";
 import type { DnssecAlgorithm, KeyType } from "./types.ts";
 
 /** A key's lifecycle (RFC 7583), as far as the store tracks it. */
@@ -36,7 +38,11 @@ export interface StoredKey extends DnssecKeyRow {
   private_key: string;
 }
 
-export interface DnssecKeyRepo {
+/**
+ * The synchronous statements of `dnssec_keys` on SQLite, which `SqliteDnssecKeyRepo` runs;
+ * the methods are those of `DnssecKeyRepo`, returning at once.
+ */
+export interface DnssecKeyStatements {
   /** The zone's keys that are not removed, KSK first, then by when they (start to) sign; never the private key. */
   list(zone: string): DnssecKeyRow[];
   /** The zone's keys, the last removed one of each type among them (after the others). */
@@ -65,12 +71,13 @@ export interface DnssecKeyRepo {
 const PUBLIC_COLUMNS = `id, zone_name, algorithm, key_type, bits, flags, public_key, key_tag, state,
   created_at, publish_at, activate_at, retire_at, remove_at, expires_at`;
 
-interface Row extends Omit<DnssecKeyRow, "zone"> {
+/** A `dnssec_keys` row as both engines return it. */
+export interface DnssecKeyDbRow extends Omit<DnssecKeyRow, "zone"> {
   zone_name: string;
   private_key?: string;
 }
 
-function toKey(r: Row): DnssecKeyRow {
+export function toKey(r: DnssecKeyDbRow): DnssecKeyRow {
   return {
     id: r.id,
     zone: r.zone_name,
@@ -90,11 +97,11 @@ function toKey(r: Row): DnssecKeyRow {
   };
 }
 
-export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
+export class SqliteDnssecKeyStatements implements DnssecKeyStatements {
   constructor(private readonly store: Store) {}
 
   list(zone: string): DnssecKeyRow[] {
-    return this.store.all<Row>(
+    return this.store.all<DnssecKeyDbRow>(
       `SELECT ${PUBLIC_COLUMNS} FROM dnssec_keys WHERE zone_name = ? AND state != 'removed'
        ORDER BY key_type, activate_at, created_at, id`,
       zone,
@@ -102,7 +109,7 @@ export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
   }
 
   listWithRemoved(zone: string): DnssecKeyRow[] {
-    return this.store.all<Row>(
+    return this.store.all<DnssecKeyDbRow>(
       `SELECT ${PUBLIC_COLUMNS} FROM dnssec_keys WHERE zone_name = ?
        ORDER BY state = 'removed', key_type, activate_at, created_at, id`,
       zone,
@@ -123,7 +130,7 @@ export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
   }
 
   signing(zone: string): StoredKey[] {
-    return this.store.all<Row>(
+    return this.store.all<DnssecKeyDbRow>(
       `SELECT ${PUBLIC_COLUMNS}, private_key FROM dnssec_keys WHERE zone_name = ? AND state = 'active'
        ORDER BY key_type, activate_at, created_at, id`,
       zone,
@@ -192,5 +199,48 @@ export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
 
   deleteAll(zone: string): void {
     this.store.run("DELETE FROM dnssec_keys WHERE zone_name = ?", zone);
+  }
+}
+
+/** The DNSSEC keys of either engine (docs/scaling.md); methods documented on `DnssecKeyStatements`. */
+export type DnssecKeyRepo = Async<DnssecKeyStatements>;
+
+/** `dnssec_keys` on SQLite: the synchronous statements, run through `SqliteAsync`. */
+export class SqliteDnssecKeyRepo implements DnssecKeyRepo {
+  readonly #s: SqliteDnssecKeyStatements;
+
+  constructor(private readonly db: SqliteAsync) {
+    this.#s = new SqliteDnssecKeyStatements(db.store);
+  }
+
+  list(zone: string) {
+    return this.db.run(() => this.#s.list(zone));
+  }
+  listWithRemoved(zone: string) {
+    return this.db.run(() => this.#s.listWithRemoved(zone));
+  }
+  signing(zone: string) {
+    return this.db.run(() => this.#s.signing(zone));
+  }
+  dueZones(now: number) {
+    return this.db.run(() => this.#s.dueZones(now));
+  }
+  insert(key: StoredKey) {
+    return this.db.run(() => this.#s.insert(key));
+  }
+  schedule(id: string, retireAt: number, removeAt: number) {
+    return this.db.run(() => this.#s.schedule(id, retireAt, removeAt));
+  }
+  activate(id: string) {
+    return this.db.run(() => this.#s.activate(id));
+  }
+  retire(id: string, removeAt: number) {
+    return this.db.run(() => this.#s.retire(id, removeAt));
+  }
+  remove(id: string) {
+    return this.db.run(() => this.#s.remove(id));
+  }
+  deleteAll(zone: string) {
+    return this.db.run(() => this.#s.deleteAll(zone));
   }
 }

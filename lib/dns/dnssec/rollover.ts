@@ -82,12 +82,12 @@ export function retireWait(z: ZoneTtls, delay: number): number {
 }
 
 /** The zone's TTLs as served now. */
-export function ttlsOf(ctx: DnsContext, z: ZoneRow): ZoneTtls {
+export async function ttlsOf(ctx: DnsContext, z: ZoneRow): Promise<ZoneTtls> {
   return {
     default_ttl: z.default_ttl,
     minimum: z.minimum,
     ns_ttl: z.ns_ttl,
-    maxDataTtl: ctx.records.maxDataTtl(z.name),
+    maxDataTtl: await ctx.records.maxDataTtl(z.name),
   };
 }
 
@@ -123,14 +123,14 @@ export function rotationDue(keys: DnssecKeyRow[], days: number, now: number): bo
 }
 
 /** The active ZSK a rollover would replace; ConflictError when DNSSEC is off or a rollover runs. */
-function replaceable(ctx: DnsContext, z: ZoneRow): DnssecKeyRow {
+async function replaceable(ctx: DnsContext, z: ZoneRow): Promise<DnssecKeyRow> {
   if (!z.dnssec_enabled) {
     throw new ConflictError(`DNSSEC of zone "${z.name}" is not enabled`, {
       field: "enable",
       code: "dnssec_disabled",
     });
   }
-  const keys = ctx.dnssecKeys.list(z.name);
+  const keys = await ctx.dnssecKeys.list(z.name);
   if (keys.some(rolling)) {
     const under = rolloverOf(keys);
     const until = under ? ` until "${under.completion_date}"` : "";
@@ -157,42 +157,42 @@ export async function rotateZsk(
   actor: string,
   name: string,
 ): Promise<RotateResult> {
-  const z = zoneOf(ctx, name);
-  const old = replaceable(ctx, z);
+  const z = await zoneOf(ctx, name);
+  const old = await replaceable(ctx, z);
   // Generated before the transaction: other requests run while an RSA key is made.
   const fresh = await newKey(z.name, "ZSK", old.algorithm, old.bits, ctx.clock.now());
-  return ctx.transactor.tx(() => {
-    const z = zoneOf(ctx, name);
-    const old = replaceable(ctx, z);
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, name);
+    const old = await replaceable(ctx, z);
     if (old.algorithm !== fresh.algorithm || old.bits !== fresh.bits) {
       throw new ConflictError(`DNSSEC keys of zone "${z.name}" changed meanwhile`);
     }
     const now = ctx.clock.now();
-    const ttls = ttlsOf(ctx, z);
+    const ttls = await ttlsOf(ctx, z);
     const activateAt = now + publishWait(ttls, delayOf(ctx)) * 1000;
     const removeAt = activateAt + retireWait(ttls, delayOf(ctx)) * 1000;
-    ctx.dnssecKeys.insert({
+    await ctx.dnssecKeys.insert({
       ...fresh,
       state: "published",
       created_at: now,
       publish_at: now,
       activate_at: activateAt,
     });
-    ctx.dnssecKeys.schedule(old.id, activateAt, removeAt);
+    await ctx.dnssecKeys.schedule(old.id, activateAt, removeAt);
     const message =
       `ZSK rollover of zone "${z.name}" started: ZSK ${fresh.key_tag} is published and signs from "${
         isoTime(activateAt)
       }", when ZSK ${old.key_tag} retires; ZSK ${old.key_tag} leaves the DNSKEY RRset at "${
         isoTime(removeAt)
       }"`;
-    ctx.audit.record({
+    await ctx.audit.add({
       actor,
       event_type: "dns.dnssec.rotated",
       message,
       resource_type: "dns_zone",
       resource_id: z.name,
     });
-    announce(ctx, z.name, ["dnssec_rotated"], bumpSerial(ctx, z.name));
+    await announce(ctx, z.name, ["dnssec_rotated"], await bumpSerial(ctx, z.name));
     return {
       success: true,
       message,
@@ -243,24 +243,24 @@ export function dueSteps(keys: DnssecKeyRow[], now: number, iretMs: number): Ste
 const WORDS = { active: "activated", retired: "retired", removed: "removed" } as const;
 
 /** Applies the steps due in `zone` in one transaction; returns them. */
-export function advanceZone(ctx: DnsContext, zone: string): Step[] {
-  return ctx.transactor.tx(() => {
-    const z = ctx.zones.get(zone);
+export async function advanceZone(ctx: DnsContext, zone: string): Promise<Step[]> {
+  return await ctx.transactor.tx(async () => {
+    const z = await ctx.zones.get(zone);
     if (!z) return [];
     const now = ctx.clock.now();
-    const iretMs = retireWait(ttlsOf(ctx, z), delayOf(ctx)) * 1000;
-    const steps = dueSteps(ctx.dnssecKeys.list(zone), now, iretMs);
+    const iretMs = retireWait(await ttlsOf(ctx, z), delayOf(ctx)) * 1000;
+    const steps = dueSteps(await ctx.dnssecKeys.list(zone), now, iretMs);
     if (steps.length === 0) return [];
     for (const { key, to, removeAt } of steps) {
-      if (to === "active") ctx.dnssecKeys.activate(key.id);
-      else if (to === "retired") ctx.dnssecKeys.retire(key.id, removeAt!);
-      else ctx.dnssecKeys.remove(key.id);
+      if (to === "active") await ctx.dnssecKeys.activate(key.id);
+      else if (to === "retired") await ctx.dnssecKeys.retire(key.id, removeAt!);
+      else await ctx.dnssecKeys.remove(key.id);
       const more = to === "retired"
         ? `; it leaves the DNSKEY RRset at "${isoTime(removeAt!)}"`
         : to === "active"
         ? "; it signs the zone's data from now"
         : "";
-      ctx.audit.record({
+      await ctx.audit.add({
         actor: SYSTEM_ACTOR,
         event_type: `dns.dnssec.key_${WORDS[to]}`,
         message: `${key.key_type} ${key.key_tag} of zone "${zone}" ${WORDS[to]}${more}`,
@@ -269,24 +269,33 @@ export function advanceZone(ctx: DnsContext, zone: string): Step[] {
       });
     }
     const actions = steps.map((s) => `dnssec_key_${WORDS[s.to]}`);
-    announce(ctx, zone, actions, bumpSerial(ctx, zone));
+    await announce(ctx, zone, actions, await bumpSerial(ctx, zone));
     return steps;
   });
 }
 
 /** Applies every due step of every zone; returns how many were taken. */
-export function advanceRollovers(ctx: DnsContext): number {
+export async function advanceRollovers(ctx: DnsContext): Promise<number> {
   let taken = 0;
-  for (const zone of ctx.dnssecKeys.dueZones(ctx.clock.now())) {
-    taken += advanceZone(ctx, zone).length;
+  for (const zone of await ctx.dnssecKeys.dueZones(ctx.clock.now())) {
+    taken += (await advanceZone(ctx, zone)).length;
   }
   return taken;
 }
 
 /** After commit: the answer index reloads the zone once, then one `ZoneChanged` per action. */
-function announce(ctx: DnsContext, zone: string, actions: string[], serial: number): void {
+async function announce(
+  ctx: DnsContext,
+  zone: string,
+  actions: string[],
+  serial: number,
+): Promise<void> {
+  await ctx.zones.announce(zone);
   ctx.transactor.afterCommit(() => {
-    ctx.index?.invalidate(zone);
-    for (const action of actions) ctx.events.emit("ZoneChanged", { zone, action, serial });
+    const emit = () => {
+      for (const action of actions) ctx.events.emit("ZoneChanged", { zone, action, serial });
+    };
+    if (ctx.index) ctx.index.invalidate(zone).then(emit, emit);
+    else emit();
   });
 }

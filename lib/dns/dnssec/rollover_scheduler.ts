@@ -14,6 +14,11 @@ export interface RolloverSchedulerOptions {
   /** Milliseconds between passes. */
   checkMs: number;
   log?: Logger;
+  /**
+   * Whether this instance runs the pass now (several instances on one
+   * PostgreSQL database elect one: docs/scaling.md); always when absent.
+   */
+  elected?: () => Promise<boolean>;
 }
 
 export class RolloverScheduler {
@@ -48,14 +53,17 @@ export class RolloverScheduler {
   }
 
   async #pass(): Promise<void> {
+    if (this.opts.elected && !(await this.opts.elected())) return;
     try {
-      advanceRollovers(this.ctx);
+      await advanceRollovers(this.ctx);
     } catch (err) {
       this.#log.error("DNSSEC rollover step failed", { error: err });
     }
-    for (const { zone, days } of this.ctx.zones.zskRotations()) {
+    for (const { zone, days } of await this.ctx.zones.zskRotations()) {
       try {
-        if (!rotationDue(this.ctx.dnssecKeys.list(zone), days, this.ctx.clock.now())) continue;
+        if (!rotationDue(await this.ctx.dnssecKeys.list(zone), days, this.ctx.clock.now())) {
+          continue;
+        }
         const r = await rotateZsk(this.ctx, SYSTEM_ACTOR, zone);
         this.#log.info("DNSSEC ZSK rollover started by automatic rotation", {
           zone,

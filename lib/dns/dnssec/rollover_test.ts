@@ -22,19 +22,19 @@ const Z = "example.com";
 const S = 1000;
 const DAY = 86_400 * S;
 
-function setup(store: Store, clock?: ManualClock) {
+async function setup(store: Store, clock?: ManualClock) {
   const index = new DnsIndex(sqliteDnsRepos(store));
-  index.load();
+  await index.load();
   const t = dnsTestService(store, { index, clock, propagationDelay: 600 });
   return { ...t, index };
 }
 
 /** A zone with default_ttl 3600, minimum 300 and one record of TTL 86400; DNSSEC on. */
 async function signedZone(store: Store) {
-  const t = setup(store);
-  t.service.createZone("alice", { name: Z, admin_email: `h@${Z}`, minimum: 300 });
-  t.service.createRecord("alice", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
-  t.service.createRecord("alice", Z, {
+  const t = await setup(store);
+  await t.service.createZone("alice", { name: Z, admin_email: `h@${Z}`, minimum: 300 });
+  await t.service.createRecord("alice", Z, { domain: `www.${Z}`, type: "A", value: "192.0.2.1" });
+  await t.service.createRecord("alice", Z, {
     domain: `txt.${Z}`,
     type: "TXT",
     value: '"long"',
@@ -44,8 +44,8 @@ async function signedZone(store: Store) {
   return t;
 }
 
-function zsks(t: ReturnType<typeof setup>): DnssecKey[] {
-  return t.service.dnssecStatus(Z).keys.filter((k) => k.key_type === "ZSK");
+async function zsks(t: Awaited<ReturnType<typeof setup>>): Promise<DnssecKey[]> {
+  return (await t.service.dnssecStatus(Z)).keys.filter((k) => k.key_type === "ZSK");
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -72,8 +72,8 @@ Deno.test("rotate publishes a new ZSK and schedules the switch after Ipub and th
   await using st = await tempStore();
   const t = await signedZone(st.store);
   const t0 = t.clock.now();
-  const [old] = zsks(t);
-  const serial = t.service.getZone(Z).serial;
+  const [old] = await zsks(t);
+  const serial = (await t.service.getZone(Z)).serial;
   const r = await t.service.rotateDnssec("alice", Z);
   // Ipub = 600 + 3600 s; Iret = 600 + 86400 s (the TXT record's TTL).
   const activate = t0 + 4200 * S;
@@ -82,7 +82,7 @@ Deno.test("rotate publishes a new ZSK and schedules the switch after Ipub and th
     [r.success, r.old_key_id, r.rollover_completion_date],
     [true, old.id, iso(remove)],
   );
-  const [was, now] = zsks(t);
+  const [was, now] = await zsks(t);
   assertEquals([was.id, was.state, was.retire_at, was.remove_at, was.expires_at], [
     old.id,
     "active",
@@ -98,18 +98,18 @@ Deno.test("rotate publishes a new ZSK and schedules the switch after Ipub and th
     null,
   ]);
   assertEquals([now.algorithm, now.bits, now.flags], [old.algorithm, old.bits, 256]);
-  assertEquals(t.service.dnssecStatus(Z).rollover, {
+  assertEquals((await t.service.dnssecStatus(Z)).rollover, {
     old_key_id: old.id,
     new_key_id: r.new_key_id,
     completion_date: iso(remove),
   });
-  assertEquals(t.service.getZone(Z).serial, serial + 1);
+  assertEquals((await t.service.getZone(Z)).serial, serial + 1);
   const z = t.index.zone(Z)!;
   assertEquals(z.dnskeys.length, 3, "KSK, old and new ZSK published");
   assertEquals(
     z.signingKeys.map((k) => k.keyTag).sort(),
     [
-      t.service.dnssecStatus(Z).keys[0].key_tag,
+      (await t.service.dnssecStatus(Z)).keys[0].key_tag,
       old.key_tag,
     ].sort(),
   );
@@ -125,22 +125,22 @@ Deno.test("each step comes when due and not before: switch, then removal; the la
   await using st = await tempStore();
   const t = await signedZone(st.store);
   const t0 = t.clock.now();
-  const [old] = zsks(t);
+  const [old] = await zsks(t);
   const r = await t.service.rotateDnssec("alice", Z);
   const activate = t0 + 4200 * S;
   const remove = activate + 87_000 * S;
-  const serial = t.service.getZone(Z).serial;
+  const serial = (await t.service.getZone(Z)).serial;
 
   t.clock.set(activate - 1);
-  assertEquals(advanceRollovers(t.ctx), 0);
-  assertEquals(zsks(t).map((k) => k.state), ["active", "published"]);
+  assertEquals(await advanceRollovers(t.ctx), 0);
+  assertEquals((await zsks(t)).map((k) => k.state), ["active", "published"]);
   t.clock.set(activate);
-  assertEquals(advanceRollovers(t.ctx), 2);
-  assertEquals(zsks(t).map((k) => [k.id, k.state]), [[old.id, "retired"], [
+  assertEquals(await advanceRollovers(t.ctx), 2);
+  assertEquals((await zsks(t)).map((k) => [k.id, k.state]), [[old.id, "retired"], [
     r.new_key_id,
     "active",
   ]]);
-  assertEquals(t.service.getZone(Z).serial, serial + 1, "one serial for the switch");
+  assertEquals((await t.service.getZone(Z)).serial, serial + 1, "one serial for the switch");
   let z = t.index.zone(Z)!;
   assertEquals(z.dnskeys.length, 3, "the retired ZSK stays published");
   assert(!z.signingKeys.some((k) => k.keyTag === old.key_tag), "the retired ZSK signs no more");
@@ -151,10 +151,10 @@ Deno.test("each step comes when due and not before: switch, then removal; the la
   assertEquals(actions, ["dnssec_key_activated", "dnssec_key_retired"]);
 
   t.clock.set(remove - 1);
-  assertEquals(advanceRollovers(t.ctx), 0);
+  assertEquals(await advanceRollovers(t.ctx), 0);
   t.clock.set(remove);
-  assertEquals(advanceRollovers(t.ctx), 1);
-  const status = t.service.dnssecStatus(Z);
+  assertEquals(await advanceRollovers(t.ctx), 1);
+  const status = await t.service.dnssecStatus(Z);
   assertEquals(status.keys.map((k) => [k.key_type, k.state]), [
     ["KSK", "active"],
     ["ZSK", "active"],
@@ -179,10 +179,10 @@ Deno.test("each step comes when due and not before: switch, then removal; the la
   // A second rollover: afterwards only its removed ZSK is listed.
   const r2 = await t.service.rotateDnssec("alice", Z);
   t.clock.advance(100 * DAY);
-  advanceRollovers(t.ctx);
+  await advanceRollovers(t.ctx);
   t.clock.advance(100 * DAY);
-  advanceRollovers(t.ctx);
-  assertEquals(zsks(t).map((k) => [k.id, k.state]), [
+  await advanceRollovers(t.ctx);
+  assertEquals((await zsks(t)).map((k) => [k.id, k.state]), [
     [r2.new_key_id, "active"],
     [r.new_key_id, "removed"],
   ]);
@@ -191,21 +191,21 @@ Deno.test("each step comes when due and not before: switch, then removal; the la
 
 Deno.test("rotate refuses a zone without DNSSEC (dnssec_disabled) and one with a rollover under way (rollover_in_progress)", async () => {
   await using st = await tempStore();
-  const t = setup(st.store);
-  t.service.createZone("alice", { name: Z, admin_email: `h@${Z}` });
+  const t = await setup(st.store);
+  await t.service.createZone("alice", { name: Z, admin_email: `h@${Z}` });
   const off = await refusal(() => t.service.rotateDnssec("alice", Z));
   assertEquals([off.field, off.code], ["enable", "dnssec_disabled"]);
   await t.service.setDnssec("alice", Z, { enable: true });
   await t.service.rotateDnssec("alice", Z);
-  const serial = t.service.getZone(Z).serial;
+  const serial = (await t.service.getZone(Z)).serial;
   for (const step of ["published", "retired"]) {
     const busy = await refusal(() => t.service.rotateDnssec("alice", Z));
     assertEquals(busy.code, "rollover_in_progress", step);
     t.clock.advance(4200 * S);
-    advanceRollovers(t.ctx);
+    await advanceRollovers(t.ctx);
   }
-  assertEquals(zsks(t).map((k) => k.state), ["active", "removed"], "no third ZSK was made");
-  assertEquals(t.service.getZone(Z).serial, serial + 2, "the refusals changed nothing");
+  assertEquals((await zsks(t)).map((k) => k.state), ["active", "removed"], "no third ZSK was made");
+  assertEquals((await t.service.getZone(Z)).serial, serial + 2, "the refusals changed nothing");
   await t.service.rotateDnssec("alice", Z);
   // Disabled mid-rollover: refused as disabled.
   await t.service.setDnssec("alice", Z, { enable: false });
@@ -220,14 +220,14 @@ Deno.test("a step taken late makes the removal wait a whole Iret from the actual
   // The server was down past the planned removal: the switch happens now, the removal Iret later.
   t.clock.advance(10 * DAY);
   const late = t.clock.now();
-  assertEquals(advanceRollovers(t.ctx), 2);
-  const [old] = zsks(t);
+  assertEquals(await advanceRollovers(t.ctx), 2);
+  const [old] = await zsks(t);
   assertEquals([old.state, old.remove_at], ["retired", iso(late + 87_000 * S)]);
-  assertEquals(t.service.dnssecStatus(Z).rollover?.completion_date, iso(late + 87_000 * S));
+  assertEquals((await t.service.dnssecStatus(Z)).rollover?.completion_date, iso(late + 87_000 * S));
   t.clock.advance(87_000 * S - 1);
-  assertEquals(advanceRollovers(t.ctx), 0);
+  assertEquals(await advanceRollovers(t.ctx), 0);
   t.clock.advance(1);
-  assertEquals(advanceRollovers(t.ctx), 1);
+  assertEquals(await advanceRollovers(t.ctx), 1);
 });
 
 Deno.test("automatic rotation: a rollover starts once the active ZSK has signed zsk_rotation_days", async () => {
@@ -241,25 +241,25 @@ Deno.test("automatic rotation: a rollover starts once the active ZSK has signed 
   const scheduler = new RolloverScheduler(t.ctx, { checkMs: 3_600_000 });
   t.clock.advance(30 * DAY - 1);
   await scheduler.tick();
-  assertEquals(zsks(t).length, 1, "not yet");
+  assertEquals((await zsks(t)).length, 1, "not yet");
   t.clock.advance(1);
   await scheduler.tick();
-  const [old, fresh] = zsks(t);
+  const [old, fresh] = await zsks(t);
   assertEquals([old.state, fresh.state, fresh.key_type], ["active", "published", "ZSK"]);
   const rotated = await t.audit.list({ event_type: "dns.dnssec.rotated", limit: 5, offset: 0 });
   assertEquals(rotated.records.map((a) => a.actor), ["system"]);
   // The new key's 30 days count from when it starts signing, not from its publication.
   t.clock.advance(4200 * S);
   await scheduler.tick();
-  assertEquals(zsks(t).map((k) => k.state), ["retired", "active"]);
+  assertEquals((await zsks(t)).map((k) => k.state), ["retired", "active"]);
   t.clock.advance(87_000 * S);
   await scheduler.tick();
   t.clock.advance(30 * DAY - 87_000 * S - 1);
   await scheduler.tick();
-  assertEquals(zsks(t).map((k) => k.state), ["active", "removed"]);
+  assertEquals((await zsks(t)).map((k) => k.state), ["active", "removed"]);
   t.clock.advance(1);
   await scheduler.tick();
-  assertEquals(zsks(t).map((k) => k.state), ["active", "published", "removed"]);
+  assertEquals((await zsks(t)).map((k) => k.state), ["active", "published", "removed"]);
 
   // null turns it off; out of range is refused.
   assertEquals(
@@ -282,14 +282,15 @@ Deno.test("after a restart the scheduler's first pass applies what fell due whil
   const r = await before.service.rotateDnssec("alice", Z);
   // A new process over the same store: new index, service and scheduler; the clock has moved on.
   before.clock.advance(4200 * S);
-  const after = setup(st.store, before.clock);
-  assertEquals(zsks(after).map((k) => k.state), ["active", "published"]);
+  const after = await setup(st.store, before.clock);
+  assertEquals((await zsks(after)).map((k) => k.state), ["active", "published"]);
   const scheduler = new RolloverScheduler(after.ctx, { checkMs: 3_600_000 });
   scheduler.start();
   await scheduler.stop();
-  assertEquals(zsks(after).map((k) => [k.id, k.state]), [
+  assertEquals((await zsks(after)).map((k) => [k.id, k.state]), [
     [r.old_key_id, "retired"],
     [r.new_key_id, "active"],
   ]);
-  assert(after.index.zone(Z)!.signingKeys.some((k) => k.keyTag === zsks(after)[1].key_tag));
+  const incoming = (await zsks(after))[1].key_tag;
+  assert(after.index.zone(Z)!.signingKeys.some((k) => k.keyTag === incoming));
 });

@@ -20,13 +20,13 @@ import type { JournalRepo } from "./journal_repo.ts";
 export type IxfrJournal = Pick<JournalRepo, "versions" | "entries">;
 
 /** The incremental transfer from `clientSerial` to the served serial of `zone`, or undefined. */
-export function ixfrRecords(
+export async function ixfrRecords(
   journal: IxfrJournal,
   zone: ZoneData,
   clientSerial: number,
-): WireRecord[] | undefined {
+): Promise<WireRecord[] | undefined> {
   if (zone.signingKeys.length) return undefined;
-  const versions = journal.versions(zone.name);
+  const versions = await journal.versions(zone.name);
   const start = versions.findIndex((v) => v.serial_from === clientSerial);
   if (start < 0) return undefined;
   const end = versions.findIndex((v, i) => i >= start && v.serial_to === zone.serial);
@@ -39,7 +39,7 @@ export function ixfrRecords(
   const names = new Map<string, Uint8Array>();
   const owner = (n: string) => names.get(n) ?? names.set(n, nameWire(n)).get(n)!;
   const rrs: WireRecord[] = [soa];
-  for (const e of journal.entries(zone.name, versions[start].first, versions[end].last)) {
+  for (const e of await journal.entries(zone.name, versions[start].first, versions[end].last)) {
     rrs.push({ owner: owner(e.name), type: e.type, ttl: e.ttl, rdata: e.rdata });
   }
   rrs.push(soa);

@@ -22,7 +22,7 @@ interface Served {
 }
 
 /** Reads the RRset `name type` of the zone as stored now. */
-export type RRsetReader = (name: string, type: string) => RecordData[];
+export type RRsetReader = (name: string, type: string) => Promise<RecordData[]>;
 
 /** The apex NS hosts and their TTL. */
 interface ApexNs {
@@ -35,12 +35,12 @@ interface ApexNs {
  * records deleted, new SOA, the records added. `oldSoa` is the SOA row as it
  * was before the transaction rewrote it.
  */
-export function stepEntries(
+export async function stepEntries(
   z: ZoneRow,
   pending: PendingChange[],
   oldSoa: PendingChange,
   read: RRsetReader,
-): JournalEntry[] {
+): Promise<JournalEntry[]> {
   const byKey = new Map<string, PendingChange[]>();
   for (const p of pending) {
     if (p.op !== "del" && p.op !== "add") continue;
@@ -60,7 +60,7 @@ export function stepEntries(
   const adds: JournalEntry[] = [];
   for (const key of [...byKey.keys()].sort()) {
     const [name, type] = key.split("\u0000");
-    const after = read(name, type);
+    const after = await read(name, type);
     const before = undo(after, byKey.get(key)!);
     const apex = key === apexKey;
     const b = served(z.name, type, before, apex ? nsBefore : null);

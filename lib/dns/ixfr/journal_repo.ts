@@ -4,7 +4,9 @@
  * this module reads and empties them, writes journal steps, trims and reads
  * them back for an answer.
  */
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
 import type { Store } from "../../store/store.ts";
+import type { Async } from "../async.ts";
 import type { RecordData } from "../record_repo.ts";
 
 /** How much journal a zone keeps (PALISADE_DNS_IXFR_*). */
@@ -56,7 +58,11 @@ export interface JournalVersion {
   created_at: number;
 }
 
-export interface JournalRepo {
+/**
+ * The synchronous statements of the journal on SQLite, which `SqliteJournalRepo` runs; the
+ * methods are those of `JournalRepo`, returning at once.
+ */
+export interface JournalStatements {
   /** The bounds the journal writer trims each zone's journal to. */
   readonly limits: JournalLimits;
   /** The zone's pending changes in the order they happened; they are removed. */
@@ -81,7 +87,8 @@ export interface JournalRepo {
   clear(zone: string): void;
 }
 
-interface EntryRow {
+/** A journal row as both engines return it (BYTEA as a Buffer). */
+export interface EntryRow {
   op: "del" | "add";
   name: string;
   type: number;
@@ -89,7 +96,7 @@ interface EntryRow {
   rdata: Uint8Array;
 }
 
-export class SqliteJournalRepo implements JournalRepo {
+export class SqliteJournalStatements implements JournalStatements {
   constructor(
     private readonly store: Store,
     readonly limits: JournalLimits = JOURNAL_DEFAULTS,
@@ -161,5 +168,41 @@ export class SqliteJournalRepo implements JournalRepo {
 
   clear(zone: string): void {
     this.store.run("DELETE FROM dns_journal WHERE zone = ?", zone);
+  }
+}
+
+/** The journal of either engine (docs/scaling.md); the methods are documented on `JournalStatements`. */
+export type JournalRepo = Async<Omit<JournalStatements, "limits">> & {
+  readonly limits: JournalLimits;
+};
+
+/** The journal on SQLite: the synchronous statements, run through `SqliteAsync`. */
+export class SqliteJournalRepo implements JournalRepo {
+  readonly #s: SqliteJournalStatements;
+
+  constructor(private readonly db: SqliteAsync, readonly limits: JournalLimits = JOURNAL_DEFAULTS) {
+    this.#s = new SqliteJournalStatements(db.store, limits);
+  }
+
+  takePending(zone: string) {
+    return this.db.run(() => this.#s.takePending(zone));
+  }
+  rrsetRows(zone: string, name: string, type: string) {
+    return this.db.run(() => this.#s.rrsetRows(zone, name, type));
+  }
+  append(zone: string, from: number, to: number, entries: JournalEntry[], createdAt: number) {
+    return this.db.run(() => this.#s.append(zone, from, to, entries, createdAt));
+  }
+  versions(zone: string) {
+    return this.db.run(() => this.#s.versions(zone));
+  }
+  entries(zone: string, first: number, last: number) {
+    return this.db.run(() => this.#s.entries(zone, first, last));
+  }
+  dropBefore(zone: string, first: number) {
+    return this.db.run(() => this.#s.dropBefore(zone, first));
+  }
+  clear(zone: string) {
+    return this.db.run(() => this.#s.clear(zone));
   }
 }

@@ -17,46 +17,51 @@ import type { JournalVersion } from "./journal_repo.ts";
 const DAY_MS = 86_400_000;
 
 /** A zone just created (by the API or from a file) starts with an empty journal. */
-export function journalStart(ctx: DnsContext, zone: string): void {
-  ctx.journal.takePending(zone);
-  ctx.journal.clear(zone);
+export async function journalStart(ctx: DnsContext, zone: string): Promise<void> {
+  await ctx.journal.takePending(zone);
+  await ctx.journal.clear(zone);
 }
 
 /** Turns the zone's pending changes into the step `from` → `to`; `now` in milliseconds. */
-export function journalStep(
+export async function journalStep(
   ctx: DnsContext,
   zone: string,
   from: number,
   to: number,
   now: number,
-): void {
-  const pending = ctx.journal.takePending(zone);
-  const z = ctx.zones.get(zone);
+): Promise<void> {
+  const pending = await ctx.journal.takePending(zone);
+  const z = await ctx.zones.get(zone);
   if (!z) return;
   const oldSoa = pending.find((p) => p.op === "soa");
   const fresh = pending.some((p) => p.op === "reset");
   if (z.dnssec_enabled || fresh || !oldSoa || !serialGreater(to, from)) {
-    ctx.journal.clear(zone);
+    await ctx.journal.clear(zone);
     return;
   }
-  let versions = ctx.journal.versions(zone);
+  let versions = await ctx.journal.versions(zone);
   if (versions.length && versions[versions.length - 1].serial_to !== from) {
     // The chain broke (a step that was not journaled): older steps lead nowhere.
-    ctx.journal.clear(zone);
+    await ctx.journal.clear(zone);
     versions = [];
   }
-  const entries = stepEntries(z, pending, oldSoa, (n, t) => ctx.journal.rrsetRows(zone, n, t));
-  ctx.journal.append(zone, from, to, entries, now);
-  trim(ctx, zone, [...versions, { rows: entries.length, created_at: now }], now);
+  const entries = await stepEntries(
+    z,
+    pending,
+    oldSoa,
+    (n, t) => ctx.journal.rrsetRows(zone, n, t),
+  );
+  await ctx.journal.append(zone, from, to, entries, now);
+  await trim(ctx, zone, [...versions, { rows: entries.length, created_at: now }], now);
 }
 
 /** Drops the oldest steps beyond the limits; the step just written counts too. */
-function trim(
+async function trim(
   ctx: DnsContext,
   zone: string,
   versions: Pick<JournalVersion, "rows" | "created_at">[],
   now: number,
-): void {
+): Promise<void> {
   const limits = ctx.journal.limits;
   const oldest = now - limits.maxAgeDays * DAY_MS;
   let rows = versions.reduce((n, v) => n + v.rows, 0);
@@ -70,8 +75,8 @@ function trim(
     drop++;
   }
   if (drop === 0) return;
-  if (drop === versions.length) return ctx.journal.clear(zone);
+  if (drop === versions.length) return await ctx.journal.clear(zone);
   // The kept steps are the stored ones from `drop` on; their first row is read back.
-  const kept = ctx.journal.versions(zone)[drop];
-  ctx.journal.dropBefore(zone, kept.first);
+  const kept = (await ctx.journal.versions(zone))[drop];
+  await ctx.journal.dropBefore(zone, kept.first);
 }

@@ -2,7 +2,10 @@
  * The `dns_tsig_keys` table (migration 16). Listings never select the
  * secret; `withSecret()` alone reads it, for signing and verifying messages.
  */
-import type { Store } from "../../store/store.ts";
+import type { SqliteAsync } from "../../store/sqlite_async.ts";
+import { ConflictError } from "../../errors.ts";
+import { isUniqueViolation, type Store } from "../../store/store.ts";
+import type { Async } from "../async.ts";
 
 export type TsigAlgorithm = "hmac-sha256" | "hmac-sha512" | "hmac-sha1";
 export type TsigPermission = "transfer" | "update";
@@ -23,7 +26,11 @@ export interface StoredTsigKey extends TsigKeyRow {
   secret: string;
 }
 
-export interface TsigKeyRepo {
+/**
+ * The synchronous statements of `dns_tsig_keys` on SQLite, which `SqliteTsigKeyRepo` runs;
+ * the methods are those of `TsigKeyRepo`, returning at once.
+ */
+export interface TsigKeyStatements {
   /** Every key by name, without secrets. */
   list(): TsigKeyRow[];
   get(name: string): TsigKeyRow | undefined;
@@ -33,7 +40,8 @@ export interface TsigKeyRepo {
   delete(name: string): void;
 }
 
-interface Row {
+/** A `dns_tsig_keys` row as both engines return it. */
+export interface TsigKeyDbRow {
   name: string;
   algorithm: TsigAlgorithm;
   zones: string;
@@ -44,7 +52,7 @@ interface Row {
 
 const PUBLIC_COLUMNS = "name, algorithm, zones, permissions, created_at";
 
-function toKey(r: Row): TsigKeyRow {
+export function toKey(r: TsigKeyDbRow): TsigKeyRow {
   return {
     name: r.name,
     algorithm: r.algorithm,
@@ -54,16 +62,16 @@ function toKey(r: Row): TsigKeyRow {
   };
 }
 
-export class SqliteTsigKeyRepo implements TsigKeyRepo {
+export class SqliteTsigKeyStatements implements TsigKeyStatements {
   constructor(private readonly store: Store) {}
 
   list(): TsigKeyRow[] {
-    return this.store.all<Row>(`SELECT ${PUBLIC_COLUMNS} FROM dns_tsig_keys ORDER BY name`)
+    return this.store.all<TsigKeyDbRow>(`SELECT ${PUBLIC_COLUMNS} FROM dns_tsig_keys ORDER BY name`)
       .map(toKey);
   }
 
   get(name: string): TsigKeyRow | undefined {
-    const r = this.store.get<Row>(
+    const r = this.store.get<TsigKeyDbRow>(
       `SELECT ${PUBLIC_COLUMNS} FROM dns_tsig_keys WHERE name = ?`,
       name,
     );
@@ -71,7 +79,7 @@ export class SqliteTsigKeyRepo implements TsigKeyRepo {
   }
 
   withSecret(name: string): StoredTsigKey | undefined {
-    const r = this.store.get<Row>(
+    const r = this.store.get<TsigKeyDbRow>(
       `SELECT ${PUBLIC_COLUMNS}, secret FROM dns_tsig_keys WHERE name = ?`,
       name,
     );
@@ -93,5 +101,44 @@ export class SqliteTsigKeyRepo implements TsigKeyRepo {
 
   delete(name: string): void {
     this.store.run("DELETE FROM dns_tsig_keys WHERE name = ?", name);
+  }
+}
+
+/** The conflict of a second key of one name, on both engines. */
+export function tsigTaken(name: string): ConflictError {
+  return new ConflictError(`TSIG key "${name}" already exists`, "name");
+}
+
+/** The TSIG keys of either engine (docs/scaling.md); methods documented on `TsigKeyStatements`. */
+export type TsigKeyRepo = Async<TsigKeyStatements>;
+
+/** `dns_tsig_keys` on SQLite: the synchronous statements, run through `SqliteAsync`. */
+export class SqliteTsigKeyRepo implements TsigKeyRepo {
+  readonly #s: SqliteTsigKeyStatements;
+
+  constructor(private readonly db: SqliteAsync) {
+    this.#s = new SqliteTsigKeyStatements(db.store);
+  }
+
+  list() {
+    return this.db.run(() => this.#s.list());
+  }
+  get(name: string) {
+    return this.db.run(() => this.#s.get(name));
+  }
+  withSecret(name: string) {
+    return this.db.run(() => this.#s.withSecret(name));
+  }
+  insert(key: StoredTsigKey) {
+    return this.db.run(() => {
+      try {
+        this.#s.insert(key);
+      } catch (err) {
+        throw isUniqueViolation(err) ? tsigTaken(key.name) : err;
+      }
+    });
+  }
+  delete(name: string) {
+    return this.db.run(() => this.#s.delete(name));
   }
 }

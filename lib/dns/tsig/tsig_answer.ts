@@ -24,6 +24,9 @@ export function keyAllows(key: TsigKeyRow, zone: string, permission: TsigPermiss
  */
 export type InnerAnswer = Uint8Array[] | "denied";
 
+/** Answers now, or later when they wait on the store (a dynamic update, an IXFR journal read). */
+export type Answers = Uint8Array[] | Promise<Uint8Array[]>;
+
 /**
  * The answer to the signed query `msg`. `inner` gets the key and the bytes
  * the TSIG record will add (to keep a UDP answer within its limit);
@@ -33,15 +36,16 @@ export function tsigAnswer(
   msg: Uint8Array,
   keys: TsigKeyring,
   now: number,
-  inner: (key: StoredTsigKey, reserve: number) => InnerAnswer,
+  inner: (key: StoredTsigKey, reserve: number) => InnerAnswer | Promise<InnerAnswer>,
   bare: (rcode: number) => Uint8Array,
-): Uint8Array[] {
+): Answers {
   const check = verifyRequest(msg, keys, now);
   if (check.status === "unsigned" || check.status === "formerr") return [bare(RCODE_FORMERR)];
   if (check.status !== "ok") return [tsigErrorAnswer(bare(RCODE_NOTAUTH), check, now)];
+  const finish = (out: InnerAnswer) =>
+    out === "denied"
+      ? [tsigErrorAnswer(bare(RCODE_NOTAUTH), { status: "badkey", tsig: check.tsig }, now)]
+      : signResponses(out, check.material, check.tsig, now);
   const out = inner(check.key, tsigSize(check.material));
-  if (out === "denied") {
-    return [tsigErrorAnswer(bare(RCODE_NOTAUTH), { status: "badkey", tsig: check.tsig }, now)];
-  }
-  return signResponses(out, check.material, check.tsig, now);
+  return out instanceof Promise ? out.then(finish) : finish(out);
 }

@@ -2,13 +2,15 @@
  * TSIG keys through the DNS API (docs/dns.md, "TSIG"): create (a random
  * secret as long as the algorithm's MAC unless one is given), list without
  * secrets, delete. Each change is audited and announced as `TsigKeyChanged`
- * after commit; the secret appears only in the creation's answer.
+ * after commit; the secret appears only in the creation's answer. The
+ * in-memory keyring the listener verifies with is reloaded before a change
+ * returns.
  */
 import type { AuditLog } from "../../audit/audit.ts";
 import { type Clock, isoTime } from "../../clock.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { EventBus } from "../../events/bus.ts";
-import type { Transactor } from "../../store/transactor.ts";
+import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import { unique } from "../dns_context.ts";
 import { normalizeZoneName } from "../names.ts";
 import type {
@@ -18,7 +20,8 @@ import type {
   TsigKeyRow,
   TsigPermission,
 } from "./key_repo.ts";
-import { secretLength, type TsigKeyring } from "./sign.ts";
+import { TsigKeyCache } from "./keyring.ts";
+import { secretLength } from "./sign.ts";
 
 export interface TsigKeyView {
   name: string;
@@ -40,8 +43,8 @@ export interface NewTsigKeyInput {
 
 export interface TsigDeps {
   repo: TsigKeyRepo;
-  transactor: Transactor;
-  audit: Pick<AuditLog, "record">;
+  transactor: AsyncTransactor;
+  audit: Pick<AuditLog, "add">;
   events: Pick<EventBus, "emit">;
   clock: Clock;
 }
@@ -85,20 +88,20 @@ function secretOf(input: string | undefined, algorithm: TsigAlgorithm): string {
 }
 
 export class TsigService {
-  constructor(private readonly d: TsigDeps) {}
+  /** The keys with their secrets, in memory: for verifying requests and signing NOTIFY only. */
+  readonly keyring: TsigKeyCache;
 
-  /** The keys with their secrets, for signing outgoing NOTIFY only. */
-  get keyring(): TsigKeyring {
-    return this.d.repo;
+  constructor(private readonly d: TsigDeps) {
+    this.keyring = new TsigKeyCache(d.repo);
   }
 
   /** Every key by name, never a secret. */
-  list(): TsigKeyView[] {
-    return this.d.repo.list().map(view);
+  async list(): Promise<TsigKeyView[]> {
+    return (await this.d.repo.list()).map(view);
   }
 
   /** Creates a key; the answer is the one place its secret is shown. */
-  create(actor: string, input: NewTsigKeyInput): TsigKeyView & { secret: string } {
+  async create(actor: string, input: NewTsigKeyInput): Promise<TsigKeyView & { secret: string }> {
     const name = keyName(input.name);
     const algorithm = input.algorithm ?? "hmac-sha256";
     const zones = unique((input.zones ?? []).map((z) => normalizeZoneName(z, "zones")));
@@ -115,12 +118,12 @@ export class TsigService {
       secret,
       created_at: this.d.clock.now(),
     };
-    this.d.transactor.tx(() => {
-      if (this.d.repo.get(name)) {
+    await this.d.transactor.tx(async () => {
+      if (await this.d.repo.get(name)) {
         throw new ConflictError(`TSIG key "${name}" already exists`, "name");
       }
-      this.d.repo.insert(row);
-      this.d.audit.record({
+      await this.d.repo.insert(row);
+      await this.d.audit.add({
         actor,
         event_type: "dns.tsig_key.created",
         message: `Created TSIG key "${name}" (${algorithm}, ${permissions.join(", ")})`,
@@ -129,17 +132,18 @@ export class TsigService {
       });
       this.#changed(name, "created");
     });
+    await this.keyring.load();
     const { secret: _, ...listed } = row;
     return { ...view(listed), secret };
   }
 
   /** Deletes a key; NotFoundError when there is none of that name. */
-  delete(actor: string, input: string): { success: true; message: string } {
+  async delete(actor: string, input: string): Promise<{ success: true; message: string }> {
     const name = input.trim().toLowerCase().replace(/\.$/, "");
-    this.d.transactor.tx(() => {
-      if (!this.d.repo.get(name)) throw new NotFoundError(`TSIG key "${input}" not found`);
-      this.d.repo.delete(name);
-      this.d.audit.record({
+    await this.d.transactor.tx(async () => {
+      if (!(await this.d.repo.get(name))) throw new NotFoundError(`TSIG key "${input}" not found`);
+      await this.d.repo.delete(name);
+      await this.d.audit.add({
         actor,
         event_type: "dns.tsig_key.deleted",
         message: `Deleted TSIG key "${name}"`,
@@ -148,6 +152,7 @@ export class TsigService {
       });
       this.#changed(name, "deleted");
     });
+    await this.keyring.load();
     return { success: true, message: `TSIG key "${name}" deleted` };
   }
 

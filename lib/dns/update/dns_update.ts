@@ -34,14 +34,14 @@ import {
 
 /** What the responder hands an update to; "denied" when the key may not update the zone. */
 export interface UpdateHandler {
-  handle(msg: Uint8Array, key: StoredTsigKey): number | "denied";
+  handle(msg: Uint8Array, key: StoredTsigKey): Promise<number | "denied">;
 }
 
 export class DnsUpdater implements UpdateHandler {
   constructor(private readonly ctx: DnsContext) {}
 
   /** The response code of the update `msg`, signed with `key` (already verified). */
-  handle(msg: Uint8Array, key: StoredTsigKey): number | "denied" {
+  async handle(msg: Uint8Array, key: StoredTsigKey): Promise<number | "denied"> {
     let m: UpdateMessage;
     try {
       m = readUpdate(msg);
@@ -49,11 +49,13 @@ export class DnsUpdater implements UpdateHandler {
       if (err instanceof UpdateFormatError) return Rcode.formErr;
       throw err;
     }
-    const z = this.ctx.zones.get(m.zone.name);
+    const z = await this.ctx.zones.get(m.zone.name);
     if (!z || m.zone.class !== C_IN) return Rcode.notAuth;
     if (!keyAllows(key, z.name, "update")) return "denied";
     try {
-      this.ctx.transactor.tx(() => apply(this.ctx, `tsig:${key.name}`, m));
+      await this.ctx.transactor.tx(() => apply(this.ctx, `tsig:${key.name}`, m));
+      // The index follows the update before the client hears it landed.
+      await this.ctx.index?.settled();
       return Rcode.noError;
     } catch (err) {
       if (err instanceof UpdateRefusal) return err.rcode;
@@ -66,45 +68,45 @@ export class DnsUpdater implements UpdateHandler {
 }
 
 /** The whole update in the caller's transaction: checks, then each record in order. */
-function apply(ctx: DnsContext, actor: string, m: UpdateMessage): void {
-  const z = zoneOf(ctx, m.zone.name);
-  checkPrerequisites(ctx, z, m.prerequisites);
+async function apply(ctx: DnsContext, actor: string, m: UpdateMessage): Promise<void> {
+  const z = await zoneOf(ctx, m.zone.name);
+  await checkPrerequisites(ctx, z, m.prerequisites);
   prescan(z, m.updates);
   const budget = new RRsetBudget(ctx.records, z.name);
   let changed = false;
   for (const rr of m.updates) {
-    if (applyOne(ctx, actor, z, rr, budget)) changed = true;
+    if (await applyOne(ctx, actor, z, rr, budget)) changed = true;
   }
   // RFC 2136 §3.6: the serial moves only when the zone changed.
-  if (changed) zoneChanged(ctx, z.name, "dynamic_update", bumpSerial(ctx, z.name));
+  if (changed) await zoneChanged(ctx, z.name, "dynamic_update", await bumpSerial(ctx, z.name));
 }
 
 /** One update record (§3.4.2); true when it changed the zone. */
-function applyOne(
+async function applyOne(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   rr: UpdateRecord,
   budget: RRsetBudget,
-): boolean {
-  if (rr.class === C_IN) return add(ctx, actor, z, rr, budget);
+): Promise<boolean> {
+  if (rr.class === C_IN) return await add(ctx, actor, z, rr, budget);
   const apex = rr.name === z.name;
   let rows;
   if (rr.class === C_ANY) {
     // §3.4.2.3: at the apex neither the SOA nor the NS go (ours are not records anyway).
     if (apex && (rr.type === 6 || rr.type === 2)) return false;
     rows = rr.type === T_ANY
-      ? ctx.records.atName(z.name, rr.name)
-      : ctx.records.atName(z.name, rr.name, typeOf(rr));
+      ? await ctx.records.atName(z.name, rr.name)
+      : await ctx.records.atName(z.name, rr.name, typeOf(rr));
   } else if (rr.class === C_NONE) {
     if (rr.type === 6) return false; // §3.4.2.4: an SOA is never deleted
     const { type, value } = valueOf(rr);
-    rows = ctx.records.atName(z.name, rr.name, type).filter((r) => r.value === value);
+    rows = (await ctx.records.atName(z.name, rr.name, type)).filter((r) => r.value === value);
   } else {
     return false;
   }
   const doomed = rows.filter((r) => r.type !== "SOA");
-  for (const r of doomed) removeRecord(ctx, actor, z, r.id, budget);
+  for (const r of doomed) await removeRecord(ctx, actor, z, r.id, budget);
   return doomed.length > 0;
 }
 
@@ -113,24 +115,24 @@ function applyOne(
  * taken), a CNAME replaces the CNAME of its owner; anything else goes
  * through the records API's checks.
  */
-function add(
+async function add(
   ctx: DnsContext,
   actor: string,
   z: ZoneRow,
   rr: UpdateRecord,
   budget: RRsetBudget,
-): boolean {
+): Promise<boolean> {
   const { type, value } = valueOf(rr);
-  const rows = ctx.records.atName(z.name, rr.name, type);
+  const rows = await ctx.records.atName(z.name, rr.name, type);
   const same = rows.find((r) => r.value === value);
   if (same) {
     if (same.ttl === rr.ttl) return false;
-    modifyRecord(ctx, actor, z, same.id, { ttl: rr.ttl }, budget);
+    await modifyRecord(ctx, actor, z, same.id, { ttl: rr.ttl }, budget);
     return true;
   }
   if (type === "CNAME") {
-    for (const r of rows) removeRecord(ctx, actor, z, r.id, budget);
+    for (const r of rows) await removeRecord(ctx, actor, z, r.id, budget);
   }
-  insertRecord(ctx, actor, z, { domain: fqdn(rr.name), type, value, ttl: rr.ttl }, budget);
+  await insertRecord(ctx, actor, z, { domain: fqdn(rr.name), type, value, ttl: rr.ttl }, budget);
   return true;
 }

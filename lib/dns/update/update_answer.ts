@@ -8,7 +8,7 @@
 import type { Query } from "../query.ts";
 import { buildResponse } from "../response.ts";
 import type { TsigKeyring } from "../tsig/sign.ts";
-import { tsigAnswer } from "../tsig/tsig_answer.ts";
+import { type Answers, tsigAnswer } from "../tsig/tsig_answer.ts";
 import { findTsig } from "../tsig/wire.ts";
 import type { UpdateHandler } from "./dns_update.ts";
 import { Rcode } from "./update_rules.ts";
@@ -22,12 +22,12 @@ export function updateAnswer(
   keys: TsigKeyring | undefined,
   updates: UpdateHandler | undefined,
   now: number,
-): Uint8Array[] {
+): Answers {
   const bare = (rcode: number) => buildResponse(msg, q, rcode, false, null, {}, LIMIT);
   // No updates without a key (docs/dns.md, "Dynamic updates"): an unsigned one is refused outright.
   if (!keys || !updates || findTsig(msg) === undefined) return [bare(Rcode.refused)];
-  return tsigAnswer(msg, keys, now, (key) => {
-    const rcode = updates.handle(msg, key);
+  return tsigAnswer(msg, keys, now, async (key) => {
+    const rcode = await updates.handle(msg, key);
     return rcode === "denied" ? rcode : [bare(rcode)];
   }, bare);
 }

@@ -67,23 +67,37 @@ export function valueOf(rr: UpdateRecord): { type: string; value: string } {
 }
 
 /** The values of the RRset `name type` as served: apex NS from the zone's nameservers. */
-export function rrsetValues(ctx: DnsContext, z: ZoneRow, name: string, type: string): string[] {
+export async function rrsetValues(
+  ctx: DnsContext,
+  z: ZoneRow,
+  name: string,
+  type: string,
+): Promise<string[]> {
   if (name === z.name && type === "NS") return z.nameservers.map(fqdn);
-  return ctx.records.rrsetValues(z.name, name, type);
+  return await ctx.records.rrsetValues(z.name, name, type);
 }
 
 /** RFC 2136 §2.4.4: a name is in use when it owns a record; the apex owns its SOA and NS. */
-function nameInUse(ctx: DnsContext, z: ZoneRow, name: string): boolean {
-  return name === z.name || ctx.records.typesAt(z.name, name).length > 0;
+async function nameInUse(ctx: DnsContext, z: ZoneRow, name: string): Promise<boolean> {
+  return name === z.name || (await ctx.records.typesAt(z.name, name)).length > 0;
 }
 
-function rrsetExists(ctx: DnsContext, z: ZoneRow, name: string, code: number): boolean {
+async function rrsetExists(
+  ctx: DnsContext,
+  z: ZoneRow,
+  name: string,
+  code: number,
+): Promise<boolean> {
   if (META.has(code) || code === 0) return false;
-  return rrsetValues(ctx, z, name, typeName(code)).length > 0;
+  return (await rrsetValues(ctx, z, name, typeName(code))).length > 0;
 }
 
 /** RFC 2136 §3.2: every prerequisite holds, or an UpdateRefusal with the code of the first that fails. */
-export function checkPrerequisites(ctx: DnsContext, z: ZoneRow, prereqs: UpdateRecord[]): void {
+export async function checkPrerequisites(
+  ctx: DnsContext,
+  z: ZoneRow,
+  prereqs: UpdateRecord[],
+): Promise<void> {
   /** Value-dependent RRsets (§2.4.2), "name|type" → values. */
   const wanted = new Map<string, { name: string; type: string; values: Set<string> }>();
   for (const rr of prereqs) {
@@ -97,8 +111,8 @@ export function checkPrerequisites(ctx: DnsContext, z: ZoneRow, prereqs: UpdateR
       }
       const must = rr.class === C_ANY;
       const holds = rr.type === T_ANY
-        ? nameInUse(ctx, z, rr.name)
-        : rrsetExists(ctx, z, rr.name, rr.type);
+        ? await nameInUse(ctx, z, rr.name)
+        : await rrsetExists(ctx, z, rr.name, rr.type);
       if (holds !== must) {
         const code = rr.type === T_ANY
           ? (must ? Rcode.nxDomain : Rcode.yxDomain)
@@ -117,7 +131,7 @@ export function checkPrerequisites(ctx: DnsContext, z: ZoneRow, prereqs: UpdateR
     }
   }
   for (const w of wanted.values()) {
-    const have = new Set(rrsetValues(ctx, z, w.name, w.type));
+    const have = new Set(await rrsetValues(ctx, z, w.name, w.type));
     if (have.size !== w.values.size || [...have].some((v) => !w.values.has(v))) {
       throw new UpdateRefusal(Rcode.nxRrset, `The RRset "${w.name}" ${w.type} does not match`);
     }

@@ -9,9 +9,13 @@ import { serveTcp } from "./tcp.ts";
 import { TcpClients } from "./tcp_clients.ts";
 import { serveUdp } from "./udp.ts";
 
+/**
+ * Answers at once, except the few that wait on the store (a dynamic update,
+ * an IXFR reading the journal), which come as a promise.
+ */
 export interface DnsHandler {
-  udp(msg: Uint8Array, ip: string): Uint8Array | null;
-  tcp(msg: Uint8Array, ip: string): Uint8Array[];
+  udp(msg: Uint8Array, ip: string): Uint8Array | null | Promise<Uint8Array | null>;
+  tcp(msg: Uint8Array, ip: string): Uint8Array[] | Promise<Uint8Array[]>;
 }
 
 export interface DnsListenerConfig {

@@ -109,7 +109,7 @@ async function answer(
 ): Promise<void> {
   let out: Uint8Array[] = [];
   try {
-    out = handler.tcp(msg, client.address);
+    out = await handler.tcp(msg, client.address);
   } catch (err) {
     opts.log.error("DNS TCP handler failed", { error: err });
   }

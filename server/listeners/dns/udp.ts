@@ -24,11 +24,19 @@ export async function serveUdp(
       log.warn("DNS UDP receive failed", { error: err });
       continue;
     }
-    let resp: Uint8Array | null = null;
+    let resp: Uint8Array | null | Promise<Uint8Array | null> = null;
     try {
       resp = handler.udp(data, (addr as Deno.NetAddr).hostname);
     } catch (err) {
       log.error("DNS UDP handler failed", { error: err });
+    }
+    if (resp instanceof Promise) {
+      // Waits on the store (an update, an IXFR): the loop goes on receiving meanwhile.
+      const to = addr;
+      resp.then((r) => r && udp.send(r, to).catch(() => 0), (err) => {
+        log.error("DNS UDP handler failed", { error: err });
+      });
+      continue;
     }
     if (!resp) continue;
     // Sends are not awaited one by one: that would leave the socket idle between them.

@@ -47,10 +47,10 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Zones";
   return {
-    zones: ctx.services.dns.listZones(),
+    zones: await ctx.services.dns.listZones(),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     create: emptyForm(),
     importForm: emptyForm(),
@@ -60,26 +60,26 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
-    return page(load(ctx, { notice: noticeFor(NOTICES.zones, ctx.query.done) }));
+  async GET(ctx) {
+    return page(await load(ctx, { notice: noticeFor(NOTICES.zones, ctx.query.done) }));
   },
-  POST(ctx) {
+  async POST(ctx) {
     const body = ctx.body;
     if (body._action === "create") {
       const { _action, ...values } = body;
       try {
-        return ctx.redirect(createZone(ctx, values));
+        return ctx.redirect(await createZone(ctx, values));
       } catch (err) {
         const { form, status } = newZoneFailure(err, values);
-        return page(load(ctx, { create: form }), { status });
+        return page(await load(ctx, { create: form }), { status });
       }
     }
     try {
-      return ctx.redirect(importZoneFile(ctx, body.name, body));
+      return ctx.redirect(await importZoneFile(ctx, body.name, body));
     } catch (err) {
       const values = { name: body.name, text: body.text, replace: body.replace ?? "" };
       const { form, status } = formFailure(err, values, ["name", "text"], { fallback: "text" });
-      return page(load(ctx, { importForm: form }), { status });
+      return page(await load(ctx, { importForm: form }), { status });
     }
   },
 });

@@ -4,8 +4,8 @@ const route = confirmRoute({
   title: "Delete zone",
   summary: { GET: "Confirm deleting a zone", POST: "Delete a zone and its records" },
   load: (ctx) => ctx.services.dns.getZone(ctx.params.name),
-  act: (ctx, zone) => {
-    ctx.services.dns.deleteZone(ctx.auth.user.username, zone.name);
+  act: async (ctx, zone) => {
+    await ctx.services.dns.deleteZone(ctx.auth.user.username, zone.name);
     return "/zones?done=deleted";
   },
   text: (zone) => ({

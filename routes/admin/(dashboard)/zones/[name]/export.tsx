@@ -13,10 +13,10 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const name = ctx.params.name;
     try {
-      const text = ctx.services.dns.exportZone(name);
+      const text = await ctx.services.dns.exportZone(name);
       const file = name.replace(/[^a-z0-9._-]/gi, "_");
       return new Response(text, {
         headers: {

@@ -71,13 +71,14 @@ interface Data {
   notice: string | null;
 }
 
-function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
+async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   const { dns } = ctx.services;
-  const zone = dns.getZone(ctx.params.name);
+  const zone = await dns.getZone(ctx.params.name);
   ctx.state.title = zone.name;
   const type = (ctx.url.searchParams.get("type") ?? "").toUpperCase();
-  const records = dns.listRecords(zone.name, type && type !== "ALL" ? type : undefined).records;
-  const dnssec = dns.dnssecStatus(zone.name);
+  const records =
+    (await dns.listRecords(zone.name, type && type !== "ALL" ? type : undefined)).records;
+  const dnssec = await dns.dnssecStatus(zone.name);
   return {
     zone,
     records,
@@ -94,16 +95,16 @@ function load(ctx: SignedInContext, over: Partial<Data> = {}): Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const q = ctx.query;
     let notice = noticeFor(NOTICES.zone, q.done);
     if (q.done === "imported" && q.added !== undefined) {
       notice = `Zone file imported: ${q.added} added, ${q.skipped ?? 0} already present.`;
     }
-    return page(load(ctx, { notice }));
+    return page(await load(ctx, { notice }));
   },
   async POST(ctx) {
-    const zone = ctx.services.dns.getZone(ctx.params.name).name;
+    const zone = (await ctx.services.dns.getZone(ctx.params.name)).name;
     const body = ctx.body;
     if (body._action === "dnssec") {
       const { _action, ...values } = body;
@@ -111,33 +112,33 @@ export const handler = define.handlers(meta, {
         return ctx.redirect(await enableDnssec(ctx, zone, values));
       } catch (err) {
         const { form, status } = dnssecEnableFailure(err, values);
-        return page(load(ctx, { dnssecForm: form }), { status });
+        return page(await load(ctx, { dnssecForm: form }), { status });
       }
     }
     if (body._action === "add") {
       const { _action, ...values } = body;
       try {
-        return ctx.redirect(addRecord(ctx, zone, values));
+        return ctx.redirect(await addRecord(ctx, zone, values));
       } catch (err) {
         const { form, status } = recordFailure(err, values);
-        return page(load(ctx, { add: form }), { status });
+        return page(await load(ctx, { add: form }), { status });
       }
     }
     if (body._action === "update") {
       const { _action, ...values } = body;
       try {
-        return ctx.redirect(updateZoneSettings(ctx, zone, values));
+        return ctx.redirect(await updateZoneSettings(ctx, zone, values));
       } catch (err) {
         const { form, status } = zoneSettingsFailure(err, values);
-        return page(load(ctx, { settings: form }), { status });
+        return page(await load(ctx, { settings: form }), { status });
       }
     }
     try {
-      return ctx.redirect(importZoneFile(ctx, zone, body));
+      return ctx.redirect(await importZoneFile(ctx, zone, body));
     } catch (err) {
       const values = { text: body.text, replace: body.replace ?? "" };
       const { form, status } = formFailure(err, values, ["text"], { fallback: "text" });
-      return page(load(ctx, { importForm: form }), { status });
+      return page(await load(ctx, { importForm: form }), { status });
     }
   },
 });

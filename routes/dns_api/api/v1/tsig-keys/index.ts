@@ -15,6 +15,6 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ({ tsig_keys: ctx.services.dns.tsig.list() }),
+  GET: async (ctx) => ({ tsig_keys: await ctx.services.dns.tsig.list() }),
   POST: (ctx) => ctx.services.dns.tsig.create(ctx.auth.user.username, ctx.body),
 });

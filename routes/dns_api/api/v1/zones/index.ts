@@ -21,8 +21,8 @@ export const meta = define.meta(collection({
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.dns.listZonePage(ctx.query ?? {}),
-  POST(ctx) {
-    const z = ctx.services.dns.createZone(ctx.auth.user.username, ctx.body);
+  async POST(ctx) {
+    const z = await ctx.services.dns.createZone(ctx.auth.user.username, ctx.body);
     return {
       name: z.name,
       records_count: z.records_count,

@@ -7,9 +7,9 @@ const route = confirmRoute({
     GET: "Confirm disabling DNSSEC on a zone",
     POST: "Disable DNSSEC on a zone (keys kept)",
   },
-  load: (ctx) => {
-    const zone = ctx.services.dns.getZone(ctx.params.name).name;
-    return { zone, status: ctx.services.dns.dnssecStatus(zone) };
+  load: async (ctx) => {
+    const zone = (await ctx.services.dns.getZone(ctx.params.name)).name;
+    return { zone, status: await ctx.services.dns.dnssecStatus(zone) };
   },
   act: async (ctx, { zone }) => {
     await ctx.services.dns.setDnssec(ctx.auth.user.username, zone, { enable: false });

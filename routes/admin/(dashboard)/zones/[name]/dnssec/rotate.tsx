@@ -7,9 +7,9 @@ const route = confirmRoute({
     GET: "Confirm starting a ZSK rollover on a zone",
     POST: "Start a ZSK pre-publish rollover (RFC 7583); it advances by itself",
   },
-  load: (ctx) => {
-    const zone = ctx.services.dns.getZone(ctx.params.name).name;
-    return { zone, status: ctx.services.dns.dnssecStatus(zone) };
+  load: async (ctx) => {
+    const zone = (await ctx.services.dns.getZone(ctx.params.name)).name;
+    return { zone, status: await ctx.services.dns.dnssecStatus(zone) };
   },
   act: async (ctx, { zone }) => {
     await ctx.services.dns.rotateDnssec(ctx.auth.user.username, zone);

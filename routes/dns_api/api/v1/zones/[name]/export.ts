@@ -17,10 +17,10 @@ function contentType(accept: string | null): string {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     const { dns } = ctx.services;
-    const zone = dns.getZone(ctx.params.name).name;
-    const text = dns.exportZone(zone);
+    const zone = (await dns.getZone(ctx.params.name)).name;
+    const text = await dns.exportZone(zone);
     // Classless reverse zones hold "/", which a file name cannot.
     const file = `${zone.replaceAll("/", "_")}.zone`;
     return attachment(text, file, `${contentType(ctx.req.headers.get("accept"))}; charset=utf-8`);

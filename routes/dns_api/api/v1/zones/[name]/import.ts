@@ -54,7 +54,7 @@ export const handler = define.handlers(meta, {
   async POST(ctx) {
     const { text, replace } = await readZoneText(ctx.req);
     if (text.trim() === "") throw new ValidationError("The zone file is empty");
-    return ctx.services.dns.importZone(ctx.auth.user.username, ctx.params.name, text, {
+    return await ctx.services.dns.importZone(ctx.auth.user.username, ctx.params.name, text, {
       replace: replace ?? ctx.query.replace ?? false,
     });
   },

@@ -23,8 +23,8 @@ export const meta = define.meta({
 
 export const handler = define.handlers(meta, {
   GET: (ctx) => ctx.services.dns.getZone(ctx.params.name),
-  PUT(ctx) {
-    const z = ctx.services.dns.updateZone(
+  async PUT(ctx) {
+    const z = await ctx.services.dns.updateZone(
       ctx.auth.user.username,
       ctx.params.name,
       ctx.body,

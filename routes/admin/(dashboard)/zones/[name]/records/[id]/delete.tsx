@@ -3,13 +3,13 @@ import { confirmRoute } from "@/components/confirm_page.tsx";
 const route = confirmRoute({
   title: "Delete record",
   summary: { GET: "Confirm deleting a record", POST: "Delete a record" },
-  load: (ctx) => {
+  load: async (ctx) => {
     const { dns } = ctx.services;
-    const zone = dns.getZone(ctx.params.name).name;
-    return { zone, record: dns.getRecord(zone, ctx.params.id) };
+    const zone = (await dns.getZone(ctx.params.name)).name;
+    return { zone, record: await dns.getRecord(zone, ctx.params.id) };
   },
-  act: (ctx, { zone, record }) => {
-    ctx.services.dns.deleteRecord(ctx.auth.user.username, zone, record.id);
+  act: async (ctx, { zone, record }) => {
+    await ctx.services.dns.deleteRecord(ctx.auth.user.username, zone, record.id);
     return `/zones/${encodeURIComponent(zone)}?done=record_deleted`;
   },
   text: ({ zone, record }) => ({

@@ -26,24 +26,24 @@ interface Data {
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Edit record";
     const { dns } = ctx.services;
-    const record = dns.getRecord(ctx.params.name, ctx.params.id);
-    const zone = dns.getZone(ctx.params.name).name;
+    const record = await dns.getRecord(ctx.params.name, ctx.params.id);
+    const zone = (await dns.getZone(ctx.params.name)).name;
     return page<Data>({
       zone,
       record,
       form: emptyForm({ value: record.value, ttl: String(record.ttl) }),
     });
   },
-  POST(ctx) {
+  async POST(ctx) {
     ctx.state.title = "Edit record";
     const { dns } = ctx.services;
-    const zone = dns.getZone(ctx.params.name).name;
-    const record = dns.getRecord(zone, ctx.params.id);
+    const zone = (await dns.getZone(ctx.params.name)).name;
+    const record = await dns.getRecord(zone, ctx.params.id);
     try {
-      dns.updateRecord(ctx.auth.user.username, zone, record.id, {
+      await dns.updateRecord(ctx.auth.user.username, zone, record.id, {
         value: ctx.body.value,
         ttl: optionalInt(ctx.body, "ttl"),
       });

@@ -20,9 +20,9 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  POST(ctx) {
+  async POST(ctx) {
     try {
-      return ctx.services.dns.batch(
+      return await ctx.services.dns.batch(
         ctx.auth.user.username,
         ctx.params.name,
         ctx.body.operations,
