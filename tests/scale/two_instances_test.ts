@@ -19,8 +19,7 @@ const NAME = "two instances on one PostgreSQL database";
 /** Starts A and B on a fresh database of one cluster; the body gets both. */
 async function withPair(fn: (a: ServerProcess, b: ServerProcess) => Promise<void>) {
   await using pg = await startPostgres();
-  await pg.createDatabase("palisade");
-  const env = { PALISADE_DATABASE_URL: pg.urlOf("palisade"), PALISADE_ATTEST_INIT_PER_MINUTE: "0" };
+  const env = { PALISADE_DATABASE_URL: pg.url, PALISADE_ATTEST_INIT_PER_MINUTE: "0" };
   await using a = await startServerProcess(env);
   await using b = await startServerProcess(env);
   await fn(a, b);
@@ -123,7 +122,7 @@ Deno.test({
     withPair(async (a, b) => {
       const core = await loadCore();
       const post = async (base: string, body: unknown) => {
-        const res = await fetch(`${base}/heartbeat`, {
+        const res = await fetch(`${base}/hb`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify(body),
@@ -145,7 +144,11 @@ Deno.test({
       assertEquals(results.length, 50);
       for (let i = 0; i < 10; i++) {
         const mine = results.slice(i * 5, i * 5 + 5);
-        assertEquals(mine.filter((r) => r.next_salt !== undefined).length, 1, `session ${i}`);
+        assertEquals(
+          mine.filter((r) => r.next_salt !== undefined).length,
+          1,
+          `session ${i}: ${JSON.stringify(mine)}`,
+        );
       }
     }),
 });
