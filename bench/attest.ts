@@ -80,7 +80,7 @@ async function pool<T>(
 }
 
 const core = await loadCore();
-const store = storeArgs(Deno.args);
+await using store = await storeArgs(Deno.args);
 // Every session comes from this one address: the per-address limit on /init is off here.
 const servers: ServerProcess[] = [];
 for (let i = 0; i < store.instances; i++) {

@@ -12,22 +12,27 @@
  * NSD pre-signed.
  *
  * Options (env): BENCH_SECONDS (default 10), BENCH_CLIENTS (default 2).
+ * `--database-url postgres://…` keeps the zone in that (empty) PostgreSQL
+ * database instead of a SQLite file: the answers still come from the
+ * in-memory index, so only loading and changes touch the database.
  */
-import { sqliteAuditLog } from "../lib/audit/sqlite_audit.ts";
+import { auditLogOf } from "../lib/compose/core.ts";
 import { systemClock } from "../lib/clock.ts";
 import { parseAcl } from "../lib/dns/acl.ts";
-import { sqliteDnsRepos } from "../lib/dns/dns_repos.ts";
+import { pgDnsRepos, sqliteDnsRepos } from "../lib/dns/dns_repos.ts";
 import { DnsService } from "../lib/dns/dns_service.ts";
 import { DnsResponder } from "../lib/dns/responder.ts";
 import { DnsIndex } from "../lib/dns/zone_index.ts";
 import { EventBus } from "../lib/events/bus.ts";
 import { ATTEST_STORE_TUNING } from "../lib/attest/store_tuning.ts";
-import { SqliteAsync } from "../lib/store/sqlite_async.ts";
+import { pickRepo, sqliteEngine } from "../lib/store/engine.ts";
+import { closeEngine, openPgEngine } from "../lib/store/open_engine.ts";
 import { Store } from "../lib/store/store.ts";
 import { startDnsListener } from "../server/listeners/dns/listener.ts";
 import { startNsd } from "../tests/dns/nsd.ts";
 import { freeDualPort } from "../tests/helpers/ports.ts";
 import { run, which } from "../tests/helpers/system.ts";
+import { storeArgs } from "./lib/store_args.ts";
 
 const ZONE = "bench.test";
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 10);
@@ -127,14 +132,22 @@ async function dnsperf(
 }
 
 const dir = await Deno.makeTempDir({ prefix: "palisade-bench-dns-" });
-const store = Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING });
+await using storeOpts = await storeArgs(Deno.args);
+const url = storeOpts.env.PALISADE_DATABASE_URL;
+const engine = url
+  ? await openPgEngine({ url })
+  : sqliteEngine(Store.open(`${dir}/palisade.db`, { tuning: ATTEST_STORE_TUNING }));
+console.log(`store: ${storeOpts.label}`);
 const bus = new EventBus();
-const repos = sqliteDnsRepos(store);
+const repos = pickRepo(engine, {
+  sqlite: (_db, store) => sqliteDnsRepos(store),
+  postgres: (db) => pgDnsRepos(db),
+});
 const index = new DnsIndex(repos);
 const service = new DnsService({
   ...repos,
-  transactor: SqliteAsync.of(store),
-  audit: sqliteAuditLog(store, bus, systemClock),
+  transactor: engine.db,
+  audit: auditLogOf(engine, bus, systemClock),
   events: bus,
   clock: systemClock,
   nameservers: ["ns1.{zone}"],
@@ -182,6 +195,6 @@ try {
   console.log(`signed/NSD signed   ${(signed.qps / nsdSignedResult.qps).toFixed(3)}`);
 } finally {
   await listener.close();
-  store.close();
+  await closeEngine(engine);
   await Deno.remove(dir, { recursive: true });
 }

@@ -11,7 +11,7 @@ export const DATABASE_OPTIONS: Option[] = [
     flag: "--database-url",
     default: null,
     description:
-      "PostgreSQL store `postgres://user:password@host:port/database` instead of the embedded SQLite file (docs/scaling.md; not usable yet: the repositories are being ported)",
+      "PostgreSQL store `postgres://user:password@host:port/database` instead of the embedded SQLite file, shared by any number of instances (docs/scaling.md)",
     apply: (c, v, n) => {
       let url: URL | null = null;
       try {

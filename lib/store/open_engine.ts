@@ -7,16 +7,19 @@ import { ATTEST_STORE_TUNING } from "../attest/store_tuning.ts";
 import type { Config } from "../config/config.ts";
 import { sqliteEngine, type StoreEngine } from "./engine.ts";
 import { PgAsync } from "./pg/pg_async.ts";
-import { PgStore } from "./pg/pg_store.ts";
+import { PgStore, type PgStoreOptions } from "./pg/pg_store.ts";
 import { Store } from "./store.ts";
 
 export async function openEngine(config: Config): Promise<StoreEngine> {
   const { url, poolSize, statementTimeoutMs } = config.database;
-  if (url !== null) {
-    const store = await PgStore.open({ url, poolSize, statementTimeoutMs });
-    return { kind: "postgres", store, db: PgAsync.of(store) };
-  }
+  if (url !== null) return await openPgEngine({ url, poolSize, statementTimeoutMs });
   return sqliteEngine(Store.open(`${config.dataDir}/palisade.db`, { tuning: ATTEST_STORE_TUNING }));
+}
+
+/** The PostgreSQL engine over `options.url`, migrated. */
+export async function openPgEngine(options: PgStoreOptions): Promise<StoreEngine> {
+  const store = await PgStore.open(options);
+  return { kind: "postgres", store, db: PgAsync.of(store) };
 }
 
 /** Closes the engine's connection (SQLite) or pool (PostgreSQL). */
