@@ -6,13 +6,7 @@
  * not; the reason goes to the counters behind `/metrics`.
  */
 import type { Clock } from "../clock.ts";
-import {
-  AttestInitError,
-  ForbiddenError,
-  RateLimitError,
-  UnavailableError,
-  ValidationError,
-} from "../errors.ts";
+import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
@@ -30,7 +24,7 @@ import type { AttestSessionRepo, AttestStats } from "./session_repo.ts";
 import { type AttestOptions, type AttestShared, createAttestShared } from "./shared.ts";
 import { SharedMutex } from "./shared_mutex.ts";
 import { verifyHeartbeat } from "./verify_heartbeat.ts";
-import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
+import { SiteDirectory } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRepo } from "./sites/site_repo.ts";
 import { TokenService, type TokenStores } from "./tokens/token_service.ts";
@@ -182,7 +176,7 @@ export class AttestService {
     clientAddress = "unknown",
     site: { key: string | null; origin: string | null } = { key: null, origin: null },
   ): InitResponse {
-    const entry = site.key === null ? null : this.#siteFor(site.key, site.origin);
+    const entry = site.key === null ? null : this.sites.entryFor(site.key, site.origin);
     // Keyed like the login throttle: an IPv6 client by its /64, which one subscriber usually holds.
     const key = addressKey(clientAddress);
     if (this.#initLimiter && !this.#initLimiter.allow(key, this.#clock.now())) {
@@ -228,22 +222,6 @@ export class AttestService {
       this.#log.warn("attestation init failed", { reason: (err as Error).message });
       throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
     }
-  }
-
-  /** The site of a site key, when the request comes from one of its origins. */
-  #siteFor(siteKey: string, origin: string | null): SiteEntry {
-    const entry = this.sites.byKey(siteKey);
-    if (!entry) {
-      throw new ValidationError(`Unknown site key ${JSON.stringify(siteKey)}`, "site_key");
-    }
-    if (origin === null || !entry.origins.has(origin)) {
-      this.sites.counters.add(entry.slot, "initRefused");
-      throw new ForbiddenError(
-        `Origin ${JSON.stringify(origin)} is not one of the site's origins`,
-        "origin",
-      );
-    }
-    return entry;
   }
 
   /**

@@ -10,13 +10,7 @@
  * failed compare-and-set drops the entry, so the next heartbeat reads the row.
  */
 import type { Clock } from "../clock.ts";
-import {
-  AttestInitError,
-  ForbiddenError,
-  RateLimitError,
-  UnavailableError,
-  ValidationError,
-} from "../errors.ts";
+import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Core } from "./core.ts";
@@ -40,7 +34,7 @@ import {
   signalsView,
 } from "./signals/signals.ts";
 import type { SiteDeps } from "./sites/site_service.ts";
-import { SiteDirectory, type SiteEntry } from "./sites/site_directory.ts";
+import { SiteDirectory } from "./sites/site_directory.ts";
 import { renderSiteMetrics } from "./sites/site_metrics.ts";
 import type { SiteRow } from "./sites/site_repo.ts";
 import type { AttestReposAsync } from "./sqlite_repos.ts";
@@ -161,7 +155,7 @@ export class PgAttestService {
     site: { key: string | null; origin: string | null } = { key: null, origin: null },
   ): Promise<InitResponse> {
     const { clock, options, core, repos } = this.#d;
-    const entry = site.key === null ? null : this.#siteFor(site.key, site.origin);
+    const entry = site.key === null ? null : this.sites.entryFor(site.key, site.origin);
     if (this.#initLimiter && !this.#initLimiter.allow(addressKey(clientAddress), clock.now())) {
       throw new RateLimitError("Too many sessions created from this address; try again later", 60);
     }
@@ -199,21 +193,6 @@ export class PgAttestService {
       this.#d.log.warn("attestation init failed", { reason: (err as Error).message });
       throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
     }
-  }
-
-  #siteFor(siteKey: string, origin: string | null): SiteEntry {
-    const entry = this.sites.byKey(siteKey);
-    if (!entry) {
-      throw new ValidationError(`Unknown site key ${JSON.stringify(siteKey)}`, "site_key");
-    }
-    if (origin === null || !entry.origins.has(origin)) {
-      this.sites.counters.add(entry.slot, "initRefused");
-      throw new ForbiddenError(
-        `Origin ${JSON.stringify(origin)} is not one of the site's origins`,
-        "origin",
-      );
-    }
-    return entry;
   }
 
   /** `POST /hb`: verifies in the spec's order; accepted only when this instance's CAS wins. */

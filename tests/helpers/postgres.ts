@@ -178,3 +178,23 @@ export async function startPostgres(database = "palisade"): Promise<PgCluster> {
     throw new Error(`PostgreSQL cluster did not start: ${(err as Error).message}\n${log}`);
   }
 }
+
+/**
+ * One throwaway cluster for a test file, started on first use, with a fresh
+ * database per call of `freshUrl()`; `stop()` at the end of the file's test.
+ */
+export function clusterPerFile(): { freshUrl(): Promise<string>; stop(): Promise<void> } {
+  let cluster: PgCluster | null = null;
+  let databases = 0;
+  return {
+    async freshUrl() {
+      cluster ??= await startPostgres();
+      const name = `t${++databases}`;
+      await cluster.createDatabase(name);
+      return cluster.urlOf(name);
+    },
+    async stop() {
+      await cluster?.stop();
+    },
+  };
+}

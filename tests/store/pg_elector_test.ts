@@ -3,19 +3,13 @@
  * throwaway cluster: two PgStores on one database stand for two instances.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { havePostgres, type PgCluster, startPostgres } from "../helpers/postgres.ts";
+import { clusterPerFile, havePostgres } from "../helpers/postgres.ts";
 import { electedStep } from "../../lib/jobs/elector.ts";
 import { JOB_LOCK_CLASS, PgElector } from "../../lib/store/pg/pg_elector.ts";
 import { PgStore } from "../../lib/store/pg/pg_store.ts";
 
-let cluster: PgCluster | null = null;
-let databases = 0;
-async function freshUrl(): Promise<string> {
-  cluster ??= await startPostgres();
-  const name = `t${++databases}`;
-  await cluster.createDatabase(name);
-  return cluster.urlOf(name);
-}
+const cluster = clusterPerFile();
+const freshUrl = () => cluster.freshUrl();
 
 interface Node {
   store: PgStore;
@@ -124,6 +118,6 @@ Deno.test("pg elector", async (t) => {
       assertEquals(await a.elector.elected("housekeeping"), false);
     });
   } finally {
-    await cluster?.stop();
+    await cluster.stop();
   }
 });

@@ -4,20 +4,14 @@
  * like two Palisade processes behind a load balancer.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { havePostgres, type PgCluster, startPostgres } from "../helpers/postgres.ts";
+import { clusterPerFile, havePostgres } from "../helpers/postgres.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { type BusEvent, EventBus, type EventMap } from "../../lib/events/bus.ts";
 import { type EventRelay, startEventRelay } from "../../lib/events/event_relay.ts";
 import { PgStore } from "../../lib/store/pg/pg_store.ts";
 
-let cluster: PgCluster | null = null;
-let databases = 0;
-async function freshUrl(): Promise<string> {
-  cluster ??= await startPostgres();
-  const name = `t${++databases}`;
-  await cluster.createDatabase(name);
-  return cluster.urlOf(name);
-}
+const cluster = clusterPerFile();
+const freshUrl = () => cluster.freshUrl();
 
 interface Instance {
   store: PgStore;
@@ -173,6 +167,6 @@ Deno.test("pg event relay", async (t) => {
       }
     });
   } finally {
-    await cluster?.stop();
+    await cluster.stop();
   }
 });

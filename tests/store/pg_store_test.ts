@@ -5,21 +5,14 @@
  * field, and the statement timeout setting.
  */
 import { assert, assertEquals, assertRejects } from "../assert.ts";
-import { havePostgres, type PgCluster, startPostgres } from "../helpers/postgres.ts";
+import { clusterPerFile, havePostgres } from "../helpers/postgres.ts";
 import { ConflictError } from "../../lib/errors.ts";
 import { conflictOnUnique, sqlState } from "../../lib/store/pg/errors.ts";
 import { PgStore } from "../../lib/store/pg/pg_store.ts";
 import { pgMigrations } from "../../lib/store/pg/migrations/mod.ts";
 
-let cluster: PgCluster | null = null;
-let databases = 0;
-/** A fresh database of the file's one cluster. */
-async function freshUrl(): Promise<string> {
-  cluster ??= await startPostgres();
-  const name = `t${++databases}`;
-  await cluster.createDatabase(name);
-  return cluster.urlOf(name);
-}
+const cluster = clusterPerFile();
+const freshUrl = () => cluster.freshUrl();
 
 Deno.test("pg store", async (t) => {
   if (!havePostgres("pg store")) return;
@@ -131,6 +124,6 @@ Deno.test("pg store", async (t) => {
       }
     });
   } finally {
-    await cluster?.stop();
+    await cluster.stop();
   }
 });

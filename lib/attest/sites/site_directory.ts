@@ -7,6 +7,7 @@
  * reloads from the store when it moved. A thread therefore sees a change on
  * its next request, whichever thread or process made it.
  */
+import { ForbiddenError, ValidationError } from "../../errors.ts";
 import type { SiteRepo, SiteRow } from "./site_repo.ts";
 import { createSiteCounterTable, SiteCounters, type SiteCounterTable } from "./site_counters.ts";
 
@@ -78,6 +79,26 @@ export class SiteDirectory {
     this.#slotByOrigin = slotByOrigin;
     this.#byOrigin = byOrigin;
     this.#entries = entries;
+  }
+
+  /**
+   * The site of `siteKey` for `/init` when the request comes from one of its
+   * origins; an unknown key is a ValidationError, another origin a
+   * ForbiddenError (and counted as refused for the site).
+   */
+  entryFor(siteKey: string, origin: string | null): SiteEntry {
+    const entry = this.byKey(siteKey);
+    if (!entry) {
+      throw new ValidationError(`Unknown site key ${JSON.stringify(siteKey)}`, "site_key");
+    }
+    if (origin === null || !entry.origins.has(origin)) {
+      this.counters.add(entry.slot, "initRefused");
+      throw new ForbiddenError(
+        `Origin ${JSON.stringify(origin)} is not one of the site's origins`,
+        "origin",
+      );
+    }
+    return entry;
   }
 
   /** The site with this key, or undefined. */
