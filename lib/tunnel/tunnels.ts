@@ -16,6 +16,7 @@ import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./dia
 import { ensureDefaultInterface } from "./default_interface.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
 import { HostSync } from "./host_sync.ts";
+import { applyRelayedChanges } from "./relayed_changes.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
 import { InterfaceService } from "./interface_service.ts";
 import { TunnelMonitor } from "./monitor.ts";
@@ -114,6 +115,8 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
   const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
   const peers = new PeerService(ctx, opts.serverEndpoint);
+  // Several instances: the changes others stored reach this host (docs/tunnels.md).
+  const stopRelayed = applyRelayedChanges(opts.events, host, log);
   return {
     interfaces,
     peers,
@@ -161,7 +164,10 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
         monitor.start();
       }
     },
-    stop: () => monitor.stop(),
+    stop: () => {
+      stopRelayed();
+      return monitor.stop();
+    },
     diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
     netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
