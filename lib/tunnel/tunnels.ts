@@ -95,6 +95,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
   const log = opts.logger.child({ component: "tunnels" });
   const repos = opts.repos ?? sqliteTunnelRepos(opts.store!);
   const host = new HostSync(repos, opts.driver, log);
+  const stopRelayed = applyRelayedChanges(opts.events, host, log);
   const telemetry = new Telemetry(opts.driver, opts.telemetryMaxAgeMs ?? 1000);
   const ctx: TunnelContext = {
     ...repos,
@@ -115,8 +116,6 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
   const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
   const peers = new PeerService(ctx, opts.serverEndpoint);
-  // Several instances: the changes others stored reach this host (docs/tunnels.md).
-  const stopRelayed = applyRelayedChanges(opts.events, host, log);
   return {
     interfaces,
     peers,
@@ -164,10 +163,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
         monitor.start();
       }
     },
-    stop: () => {
-      stopRelayed();
-      return monitor.stop();
-    },
+    stop: () => monitor.stop().finally(stopRelayed),
     diagnostics: () => tunnelDiagnostics(opts.driver, monitor, reconciler, startError),
     netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
