@@ -92,6 +92,11 @@ export class UnsupportedMediaTypeError extends DomainError {
   override name = "UnsupportedMediaTypeError";
 }
 
+/** The request names something this server does not implement (501), e.g. a PowerDNS API endpoint Palisade has no counterpart for. */
+export class NotImplementedError extends DomainError {
+  override name = "NotImplementedError";
+}
+
 /** Too many attempts (429). `retryAfterSeconds` feeds the Retry-After header. */
 export class RateLimitError extends DomainError {
   override name = "RateLimitError";

@@ -42,6 +42,7 @@ function defaults(): Config {
     dnsListen: { hostname: "127.0.0.1", port: 5300 },
     adminUser: "admin",
     adminPassword: null,
+    pdnsApiKey: null,
     hostDriver: "auto",
     logLevel: "info",
     secureCookies: false,

@@ -88,6 +88,18 @@ export const OPTIONS: Option[] = [
     },
   },
   {
+    env: "PALISADE_PDNS_API_KEY",
+    flag: "--pdns-api-key",
+    default: null,
+    description:
+      "Key (`X-API-Key`) of the PowerDNS-compatible API under `/api/v1/servers` on the DNS-API listener, with every right (PowerDNS's `api-key`); unset: that API refuses every request",
+    apply: (c, v, n) => {
+      // The value is a secret: the message never repeats it.
+      if (v.length < 16) throw new ConfigError(n, "must be at least 16 characters");
+      c.pdnsApiKey = v;
+    },
+  },
+  {
     env: "PALISADE_HOST_DRIVER",
     flag: "--host-driver",
     default: "auto",

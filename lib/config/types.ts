@@ -72,6 +72,8 @@ export interface Config {
   adminUser: string;
   /** Null means: generate one on first start and print it once. */
   adminPassword: string | null;
+  /** The PowerDNS-compatible API's all-powerful key (PALISADE_PDNS_API_KEY); null: that API refuses everyone. A secret: never logged. */
+  pdnsApiKey: string | null;
   hostDriver: HostDriverChoice;
   logLevel: LogLevel;
   /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */

@@ -31,6 +31,7 @@ import {
   updateRecord,
   type UpdateRecordInput,
 } from "./records.ts";
+import { PdnsApi } from "./pdns/pdns_api.ts";
 import { TsigService } from "./tsig/tsig_service.ts";
 import { DnsUpdater } from "./update/dns_update.ts";
 import { exportZone } from "./zone_export.ts";
@@ -62,11 +63,14 @@ export class DnsService {
   readonly tsig: TsigService;
   /** Dynamic updates (RFC 2136) for the DNS listener (update/dns_update.ts). */
   readonly updates: DnsUpdater;
+  /** The PowerDNS-compatible API (pdns/pdns_api.ts). */
+  readonly pdns: PdnsApi;
 
   constructor(private readonly ctx: DnsContext) {
     const { transactor, audit, events, clock } = ctx;
     this.tsig = new TsigService({ repo: ctx.tsigKeys, transactor, audit, events, clock });
     this.updates = new DnsUpdater(ctx);
+    this.pdns = new PdnsApi(ctx);
   }
 
   /** `change`'s result once the answer index follows it (the reload runs after the commit). */

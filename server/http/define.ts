@@ -16,6 +16,7 @@ import type { z } from "zod";
 import type { Role } from "../../lib/auth/roles.ts";
 import type { DomainError } from "../../lib/errors.ts";
 import type { Authenticated } from "../../lib/auth/auth.ts";
+import type { KeyScope } from "../../lib/dns/api_keys/scope.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./route_table.ts";
 
@@ -95,6 +96,13 @@ export interface State {
   auth?: Authenticated;
   /** Why a credential that was sent was refused (the 401 message). */
   authError?: string;
+  /**
+   * What the caller of the PowerDNS-compatible API may do (routes/dns_api/api/v1/servers/_middleware.ts);
+   * every route there decides from it through `requirePdnsScope` (lib/dns/pdns/scope_check.ts).
+   */
+  pdnsScope?: KeyScope;
+  /** Who the PowerDNS API's changes are audited as. */
+  pdnsActor?: string;
   /** Page title, set by a page handler for the document's `<title>`. */
   title?: string;
 }

@@ -83,7 +83,7 @@ class ThreadPool {
   constructor(private readonly opts: AttestThreadOptions) {
     this.#log = opts.log.child({ listener: "attestation" });
     // The threads need no password: they only serve the attestation routes.
-    this.#config = { ...opts.config, adminPassword: "" };
+    this.#config = { ...opts.config, adminPassword: "", pdnsApiKey: null };
   }
 
   spawn(row: number, port: number): Promise<{ worker: Worker; port: number }> {

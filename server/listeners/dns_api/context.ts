@@ -9,13 +9,13 @@ import { createDefine } from "../../http/define.ts";
 
 export type DnsApiServices = Pick<Services, "log" | "dns" | "jwt" | "auth" | "users" | "system"> & {
   /** Which proxies may name the client (the login throttle keys on it). */
-  config: Pick<Config, "trustedProxies">;
+  config: Pick<Config, "trustedProxies" | "pdnsApiKey">;
 };
 
 /** The DNS API listener's slice of the process's services. */
 export function dnsApiServices(s: Services): DnsApiServices {
   return {
-    config: { trustedProxies: s.config.trustedProxies },
+    config: { trustedProxies: s.config.trustedProxies, pdnsApiKey: s.config.pdnsApiKey },
     log: s.log,
     dns: s.dns,
     jwt: s.jwt,
