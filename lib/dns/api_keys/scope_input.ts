@@ -33,12 +33,24 @@ function type(t: string, field: string): string {
   return up;
 }
 
+/**
+ * A name pattern checked as a domain name whose `*` labels stand for any
+ * label (so `_acme-challenge.*` passes although `*` is no top-level domain),
+ * then given back normalized with its `*` labels.
+ */
+function namePattern(p: string, field: string): string {
+  const labels = p.trim().replace(/\.$/, "").split(".");
+  const probe = labels.map((l) => (l === "*" ? "a" : l)).join(".");
+  const checked = normalizeName(probe, field).split(".");
+  return checked.map((l, i) => (labels[i] === "*" ? "*" : l)).join(".");
+}
+
 /** A checked, normalized scope; throws ValidationError naming the field. */
 export function checkScope(input: ScopeInput): KeyScope {
   return {
     zones: list(input.zones, "scope.zones", (z, f) => normalizeZoneName(z, f)),
     types: list(input.types, "scope.types", type),
-    names: list(input.names, "scope.names", (n, f) => normalizeName(n, f, { wildcard: true })),
+    names: list(input.names, "scope.names", namePattern),
     access: input.access,
   };
 }

@@ -33,9 +33,10 @@ export function keyRoute(pattern: string): boolean {
 }
 
 /**
- * The signed-in identity a key's request runs as, so that the routes'
- * role checks and audit actors work unchanged: a read key is a viewer, a
- * write key an operator; its name is `api-key:<name>`.
+ * The signed-in identity a key's request runs as, so that the routes' audit
+ * actors work unchanged: `api-key:<name>`, as an operator whatever its
+ * access, so that the role check lets a key's request reach its route's
+ * `requireScope()`, which decides read or write and audits a refusal.
  */
 export function keyIdentity(p: ApiKeyPrincipal): Authenticated {
   return {
@@ -43,7 +44,7 @@ export function keyIdentity(p: ApiKeyPrincipal): Authenticated {
       id: `api-key:${p.id}`,
       username: keyActor(p),
       email: "",
-      role: p.scope.access === "write" ? "operator" : "viewer",
+      role: "operator",
     },
     via: "api_key",
   };
@@ -65,7 +66,7 @@ export async function requireRecordScope(
   id: string,
 ): Promise<void> {
   if (!ctx.state.apiKey) return;
-  await requireScope(ctx, { access, zone });
+  await requireScope(ctx, { access: "read", zone });
   let rec;
   try {
     rec = await ctx.services.dns.getRecord(zone, id);
@@ -88,7 +89,7 @@ export async function requireBatchScope(
 ): Promise<void> {
   if (!ctx.state.apiKey) return;
   const z = normalizeZoneName(zone);
-  await requireScope(ctx, { access: "write", zone: z });
+  await requireScope(ctx, { access: "read", zone: z });
   for (const op of ops) {
     if ("id" in op) await requireRecordScope(ctx, "write", z, op.id);
     else {

@@ -34,7 +34,7 @@ export const handler = define.handlers(meta, {
   },
   async POST(ctx) {
     const zone = normalizeZoneName(ctx.params.name);
-    await requireScope(ctx, { access: "write", zone });
+    await requireScope(ctx, { access: "read", zone });
     const name = ownerInZone(ctx.body.domain, zone);
     await requireScope(ctx, { access: "write", zone, type: ctx.body.type, name });
     return await ctx.services.dns.createRecord(ctx.auth.user.username, ctx.params.name, ctx.body);
