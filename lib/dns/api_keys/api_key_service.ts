@@ -8,13 +8,7 @@
 import type { AuditLog } from "../../audit/audit.ts";
 import { randomToken, safeEqual, sha256Hex } from "../../auth/secret.ts";
 import { type Clock, isoTime } from "../../clock.ts";
-import {
-  ForbiddenError,
-  NotFoundError,
-  UnauthorizedError,
-  UnprocessableError,
-  ValidationError,
-} from "../../errors.ts";
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors.ts";
 import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import type { ApiKeyRecord, ApiKeyRepo } from "./api_key_repo.ts";
 import { type KeyScope, scopeAllows, type ScopeRequest } from "./scope.ts";
@@ -89,7 +83,7 @@ export class ApiKeyService {
     if (scope.zones !== "*") {
       for (const [i, z] of scope.zones.entries()) {
         if (!(await this.zoneExists(z))) {
-          throw new UnprocessableError(`Zone "${z}" does not exist`, `scope.zones[${i}]`);
+          throw new NotFoundError(`Zone "${z}" does not exist`, `scope.zones[${i}]`);
         }
       }
     }
@@ -98,9 +92,6 @@ export class ApiKeyService {
       expiresAt = Date.parse(input.expires_at);
       if (Number.isNaN(expiresAt)) {
         throw new ValidationError(`"${input.expires_at}" is not a date`, "expires_at");
-      }
-      if (expiresAt <= this.clock.now()) {
-        throw new ValidationError("The expiry must be in the future", "expires_at");
       }
     }
     return { name, scope, expiresAt };

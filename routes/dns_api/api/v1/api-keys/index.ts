@@ -1,4 +1,5 @@
 import { ApiKeyCreatedSchema, ApiKeyCreateInput, ApiKeySchema } from "@/lib/dns/api_keys/schema.ts";
+import { NotFoundError } from "@/lib/errors.ts";
 import { collection } from "@/server/http/collection.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
@@ -11,6 +12,8 @@ export const meta = define.meta(collection({
       'Create a scoped API key (administrator JWT); the key is in this answer only. The ACME-only scope: types ["TXT"], names ["_acme-challenge.*"], access write',
     access: "administrator",
     body: ApiKeyCreateInput,
+    // A zone of the scope that does not exist.
+    errors: [NotFoundError],
     response: ApiKeyCreatedSchema,
   },
 }));
