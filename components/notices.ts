@@ -63,6 +63,7 @@ export const NOTICES = {
     role: "Role changed. It applies to the user's sessions and API tokens at once.",
   },
   tokens: { revoked: "API token revoked." },
+  apiKeys: { revoked: "DNS API key revoked." },
   reconcile: {
     applied: "Reconcile applied and verified: the host matches the stored state.",
     unverified:

@@ -24,6 +24,7 @@ import type { Config } from "./config/config.ts";
 import { ConsoleService } from "./console/console.ts";
 import { DnsRuntime } from "./dns/dns_runtime.ts";
 import { DnsService } from "./dns/dns_service.ts";
+import type { ApiKeyService } from "./dns/api_keys/api_key_service.ts";
 import { DnsResponder } from "./dns/responder.ts";
 import { EventBus } from "./events/bus.ts";
 import type { HostDriver } from "./host/driver.ts";
@@ -64,6 +65,8 @@ export interface Services {
   /** Attestation sites (docs/attestation_sites.md). */
   attestSites: SiteService;
   dns: DnsService;
+  /** Scoped DNS API keys (docs/dns.md, "API keys"). */
+  dnsApiKeys: ApiKeyService;
   /** Answers DNS messages from the in-memory index; the DNS listener feeds it. */
   dnsResponder: DnsResponder;
   /** What the DNS listener and NOTIFY sender report, for diagnostics (set by server/). */
@@ -115,7 +118,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const attestParts = await attestServices({ ...common, engine }, system, opts.core);
   const { attest, attestSqlite, attestRates, attestSites } = attestParts;
   const dnsParts = await dnsServices(common, system, cluster.elector);
-  const { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
+  const { dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
   const attestThreads = new AttestThreadWatch();
   const serverEndpoint = () => settings.serverEndpoint();
   const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
@@ -153,6 +156,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     attestRates,
     attestSites,
     dns,
+    dnsApiKeys,
     dnsResponder,
     dnsRuntime,
     attestThreads,

@@ -2,55 +2,59 @@
 import type { RouteModule } from "../server/http/define.ts";
 import * as $0 from "./dns_api/_middleware.ts";
 import * as $1 from "./dns_api/api/index.ts";
-import * as $2 from "./dns_api/api/v1/auth/login.ts";
-import * as $3 from "./dns_api/api/v1/openapi.json.ts";
-import * as $4 from "./dns_api/api/v1/servers/[...rest].ts";
-import * as $5 from "./dns_api/api/v1/servers/_middleware.ts";
-import * as $6 from "./dns_api/api/v1/servers/index.ts";
-import * as $7 from "./dns_api/api/v1/servers/localhost/index.ts";
-import * as $8 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/export.ts";
-import * as $9 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/index.ts";
-import * as $10 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/notify.ts";
-import * as $11 from "./dns_api/api/v1/servers/localhost/zones/index.ts";
-import * as $12 from "./dns_api/api/v1/tsig-keys/[name].ts";
-import * as $13 from "./dns_api/api/v1/tsig-keys/index.ts";
-import * as $14 from "./dns_api/api/v1/users.ts";
-import * as $15 from "./dns_api/api/v1/version.ts";
-import * as $16 from "./dns_api/api/v1/zones/[name]/dnssec/index.ts";
-import * as $17 from "./dns_api/api/v1/zones/[name]/dnssec/rotate.ts";
-import * as $18 from "./dns_api/api/v1/zones/[name]/export.ts";
-import * as $19 from "./dns_api/api/v1/zones/[name]/import.ts";
-import * as $20 from "./dns_api/api/v1/zones/[name]/index.ts";
-import * as $21 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
-import * as $22 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
-import * as $23 from "./dns_api/api/v1/zones/[name]/records/index.ts";
-import * as $24 from "./dns_api/api/v1/zones/index.ts";
+import * as $2 from "./dns_api/api/v1/api-keys/[id].ts";
+import * as $3 from "./dns_api/api/v1/api-keys/index.ts";
+import * as $4 from "./dns_api/api/v1/auth/login.ts";
+import * as $5 from "./dns_api/api/v1/openapi.json.ts";
+import * as $6 from "./dns_api/api/v1/servers/[...rest].ts";
+import * as $7 from "./dns_api/api/v1/servers/_middleware.ts";
+import * as $8 from "./dns_api/api/v1/servers/index.ts";
+import * as $9 from "./dns_api/api/v1/servers/localhost/index.ts";
+import * as $10 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/export.ts";
+import * as $11 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/index.ts";
+import * as $12 from "./dns_api/api/v1/servers/localhost/zones/[zone_id]/notify.ts";
+import * as $13 from "./dns_api/api/v1/servers/localhost/zones/index.ts";
+import * as $14 from "./dns_api/api/v1/tsig-keys/[name].ts";
+import * as $15 from "./dns_api/api/v1/tsig-keys/index.ts";
+import * as $16 from "./dns_api/api/v1/users.ts";
+import * as $17 from "./dns_api/api/v1/version.ts";
+import * as $18 from "./dns_api/api/v1/zones/[name]/dnssec/index.ts";
+import * as $19 from "./dns_api/api/v1/zones/[name]/dnssec/rotate.ts";
+import * as $20 from "./dns_api/api/v1/zones/[name]/export.ts";
+import * as $21 from "./dns_api/api/v1/zones/[name]/import.ts";
+import * as $22 from "./dns_api/api/v1/zones/[name]/index.ts";
+import * as $23 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $24 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $25 from "./dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $26 from "./dns_api/api/v1/zones/index.ts";
 
 /** The route files of the dns_api listener. */
 export const routes: Record<string, RouteModule> = {
   "_middleware.ts": $0,
   "api/index.ts": $1,
-  "api/v1/auth/login.ts": $2,
-  "api/v1/openapi.json.ts": $3,
-  "api/v1/servers/[...rest].ts": $4,
-  "api/v1/servers/_middleware.ts": $5,
-  "api/v1/servers/index.ts": $6,
-  "api/v1/servers/localhost/index.ts": $7,
-  "api/v1/servers/localhost/zones/[zone_id]/export.ts": $8,
-  "api/v1/servers/localhost/zones/[zone_id]/index.ts": $9,
-  "api/v1/servers/localhost/zones/[zone_id]/notify.ts": $10,
-  "api/v1/servers/localhost/zones/index.ts": $11,
-  "api/v1/tsig-keys/[name].ts": $12,
-  "api/v1/tsig-keys/index.ts": $13,
-  "api/v1/users.ts": $14,
-  "api/v1/version.ts": $15,
-  "api/v1/zones/[name]/dnssec/index.ts": $16,
-  "api/v1/zones/[name]/dnssec/rotate.ts": $17,
-  "api/v1/zones/[name]/export.ts": $18,
-  "api/v1/zones/[name]/import.ts": $19,
-  "api/v1/zones/[name]/index.ts": $20,
-  "api/v1/zones/[name]/records/[id].ts": $21,
-  "api/v1/zones/[name]/records/batch.ts": $22,
-  "api/v1/zones/[name]/records/index.ts": $23,
-  "api/v1/zones/index.ts": $24,
+  "api/v1/api-keys/[id].ts": $2,
+  "api/v1/api-keys/index.ts": $3,
+  "api/v1/auth/login.ts": $4,
+  "api/v1/openapi.json.ts": $5,
+  "api/v1/servers/[...rest].ts": $6,
+  "api/v1/servers/_middleware.ts": $7,
+  "api/v1/servers/index.ts": $8,
+  "api/v1/servers/localhost/index.ts": $9,
+  "api/v1/servers/localhost/zones/[zone_id]/export.ts": $10,
+  "api/v1/servers/localhost/zones/[zone_id]/index.ts": $11,
+  "api/v1/servers/localhost/zones/[zone_id]/notify.ts": $12,
+  "api/v1/servers/localhost/zones/index.ts": $13,
+  "api/v1/tsig-keys/[name].ts": $14,
+  "api/v1/tsig-keys/index.ts": $15,
+  "api/v1/users.ts": $16,
+  "api/v1/version.ts": $17,
+  "api/v1/zones/[name]/dnssec/index.ts": $18,
+  "api/v1/zones/[name]/dnssec/rotate.ts": $19,
+  "api/v1/zones/[name]/export.ts": $20,
+  "api/v1/zones/[name]/import.ts": $21,
+  "api/v1/zones/[name]/index.ts": $22,
+  "api/v1/zones/[name]/records/[id].ts": $23,
+  "api/v1/zones/[name]/records/batch.ts": $24,
+  "api/v1/zones/[name]/records/index.ts": $25,
+  "api/v1/zones/index.ts": $26,
 };

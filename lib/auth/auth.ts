@@ -22,7 +22,8 @@ export interface ClientMeta {
 /** A resolved credential. */
 export interface Authenticated {
   user: AuthUser;
-  via: "session" | "token" | "jwt";
+  /** `api_key`: a scoped DNS API key (its principal is in the request state, `apiKey`). */
+  via: "session" | "token" | "jwt" | "api_key";
   sessionId?: string;
   /** Expiry of the session (ms), when the credential is a session. */
   expiresAt?: number;

@@ -4,6 +4,9 @@
  * equal to the shared tables (a NOTIFY per change, a poll each second).
  */
 import { parseAcl } from "../dns/acl.ts";
+import { type ApiKeyRepo, SqliteApiKeyRepo } from "../dns/api_keys/api_key_repo.ts";
+import { ApiKeyService } from "../dns/api_keys/api_key_service.ts";
+import { PgApiKeyRepo } from "../dns/api_keys/pg_api_key_repo.ts";
 import { dnsDiagnostics } from "../dns/diagnostics.ts";
 import { pgDnsRepos, sqliteDnsRepos } from "../dns/dns_repos.ts";
 import { DnsRuntime } from "../dns/dns_runtime.ts";
@@ -37,6 +40,12 @@ export async function dnsServices(c: Common, system: SystemService, elector: Ele
     propagationDelay: config.dns.dnssec.propagationDelay,
   };
   const dns = new DnsService(ctx);
+  const apiKeyRepo = pickRepo<ApiKeyRepo>(engine, {
+    sqlite: (db) => new SqliteApiKeyRepo(db),
+    postgres: (db) => new PgApiKeyRepo(db),
+  });
+  const zoneExists = async (name: string) => (await repos.zones.get(name)) !== undefined;
+  const dnsApiKeys = new ApiKeyService(apiKeyRepo, engine.db, c.audit, c.clock, zoneExists);
   await dns.tsig.keyring.load();
   // Key rollovers advance on this timer (started and stopped with the services), on one
   // instance of a cluster.
@@ -62,5 +71,5 @@ export async function dnsServices(c: Common, system: SystemService, elector: Ele
       log,
     })
     : null;
-  return { dns, dnsResponder, rollover, index, dnsRuntime, dnsProbe, sync };
+  return { dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe, sync };
 }

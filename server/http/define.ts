@@ -17,6 +17,7 @@ import type { Role } from "../../lib/auth/roles.ts";
 import type { DomainError } from "../../lib/errors.ts";
 import type { Authenticated } from "../../lib/auth/auth.ts";
 import type { KeyScope } from "../../lib/dns/api_keys/scope.ts";
+import type { ApiKeyPrincipal } from "../../lib/dns/api_keys/api_key_service.ts";
 import type { ResponseHeaders } from "./response_headers.ts";
 import type { RouteEntry } from "./route_table.ts";
 
@@ -94,6 +95,8 @@ export interface ListenerInfo {
 export interface State {
   listener: ListenerInfo;
   auth?: Authenticated;
+  /** DNS-API listener: the scoped API key the request was made with (docs/dns.md, "API keys"). */
+  apiKey?: ApiKeyPrincipal;
   /** Why a credential that was sent was refused (the 401 message). */
   authError?: string;
   /**

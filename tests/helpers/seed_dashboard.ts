@@ -1,7 +1,7 @@
 /**
  * Data for every dashboard page to show something: an interface with peers,
  * a signed zone with records and an unsigned one, a network, a route, a
- * firewall rule, a backup, a second user, an API token, and the audit
+ * firewall rule, a backup, a second user, an API token, a DNS API key, and the audit
  * records all of that leaves.
  */
 import type { TestServer } from "./test_server.ts";
@@ -51,6 +51,15 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     { name: "shop", origins: ["https://shop.example"], min_chain: 3, token_ttl_s: 300 },
     "test",
   );
+  const apiKey = await t.services.dnsApiKeys.create("test", {
+    name: "lego-example-org",
+    scope: {
+      zones: ["example.org"],
+      types: ["TXT"],
+      names: ["_acme-challenge.*"],
+      access: "write",
+    },
+  });
   return {
     tunnels: iface.id,
     peers: peers[0].id,
@@ -62,5 +71,6 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     backups: backup.id,
     tokens: raw.split("_")[1],
     sites: site.id,
+    "dns-api-keys": apiKey.id,
   };
 }

@@ -86,6 +86,8 @@ async function populate(dir: string): Promise<void> {
     (await dns.post("/tsig-keys", { name: "copy-key", secret, zones: [Z] })).status,
     201,
   );
+  const scope = { zones: [Z], types: ["TXT"], names: ["_acme-challenge.*"], access: "write" };
+  assertEquals((await dns.post("/api-keys", { name: "copy-key", scope })).status, 201);
   const site = await addSite(t, { name: "shop", origins: [SHOP], min_chain: 1 });
   const c = await siteClient(await loadCore(), t.attest, site, SHOP, () => Date.now());
   assert(await c.heartbeat(), "heartbeat accepted");

@@ -34,6 +34,11 @@ export interface ScopeRequest {
   /** Absent on a change to the zone itself (its SOA settings, DNSSEC, deletion). */
   type?: string;
   name?: string;
+  /**
+   * The request reads or writes every record of the zone at once (a record
+   * listing, an export, an import): it needs every type and name.
+   */
+  allRecords?: boolean;
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/\.$/, "");
@@ -55,7 +60,8 @@ export function typeInScope(scope: KeyScope, type: string): boolean {
 
 /**
  * Whether the key may do `req`. A server-wide request needs every zone; a
- * write to a zone itself (no type) needs every type and name; a record
+ * write to a zone itself (no type), or a request on all its records at once,
+ * needs every type and name; a record
  * request needs its zone, type and name in scope. Reads need only `read`.
  */
 export function scopeAllows(scope: KeyScope, req: ScopeRequest): boolean {
@@ -63,7 +69,8 @@ export function scopeAllows(scope: KeyScope, req: ScopeRequest): boolean {
   if (req.zone === undefined) return scope.zones === "*";
   if (!zoneInScope(scope, req.zone)) return false;
   if (req.type === undefined) {
-    return req.access === "read" || (scope.types === "*" && scope.names === "*");
+    const everyRecord = scope.types === "*" && scope.names === "*";
+    return (req.access === "read" && !req.allRecords) || everyRecord;
   }
   return typeInScope(scope, req.type) && (req.name === undefined || nameInScope(scope, req.name));
 }

@@ -31,9 +31,15 @@ Deno.test("scope: zone, type, name and access each refuse what they leave out", 
   assertEquals(scopeAllows(acme, { ...txt("_acme-challenge.example.org"), type: "A" }), false);
   assertEquals(scopeAllows(acme, { access: "write", zone: "example.org" }), false, "zone itself");
   assertEquals(scopeAllows(acme, { access: "read", zone: "example.org" }), true);
+  assertEquals(
+    scopeAllows(acme, { access: "read", zone: "example.org", allRecords: true }),
+    false,
+    "listing every record",
+  );
   assertEquals(scopeAllows(acme, { access: "write" }), false, "creating zones");
   const reader: KeyScope = { zones: "*", types: "*", names: "*", access: "read" };
   assertEquals(scopeAllows(reader, { access: "read" }), true);
+  assertEquals(scopeAllows(reader, { access: "read", zone: "a.org", allRecords: true }), true);
   assertEquals(scopeAllows(reader, txt("_acme-challenge.example.org")), false);
   const all: KeyScope = { ...reader, access: "write" };
   assertEquals(scopeAllows(all, { access: "write" }), true);

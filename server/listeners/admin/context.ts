@@ -23,6 +23,7 @@ export type AdminServices =
     | "cli"
     | "tunnels"
     | "dns"
+    | "dnsApiKeys"
     | "attestRates"
     | "attestSites"
     | "backups"
@@ -52,6 +53,7 @@ export function adminServices(s: Services): AdminServices {
     cli,
     tunnels,
     dns,
+    dnsApiKeys: s.dnsApiKeys,
     attestRates: s.attestRates,
     attestSites: s.attestSites,
     backups: s.backups,

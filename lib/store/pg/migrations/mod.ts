@@ -6,6 +6,7 @@
  * (tests/store/pg_schema_test.ts compares them).
  */
 import { baseline } from "./0001_baseline.ts";
+import { dnsApiKeys } from "./0002_dns_api_keys.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -14,4 +15,4 @@ export interface PgMigration {
   sql: string;
 }
 
-export const pgMigrations: PgMigration[] = [baseline];
+export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys];

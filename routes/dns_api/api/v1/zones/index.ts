@@ -1,5 +1,7 @@
 import { ZoneCreateInput, ZoneSummarySchema } from "@/lib/dns/schema.ts";
 import { collection } from "@/server/http/collection.ts";
+import { zonePageInScope } from "@/lib/dns/api_keys/scoped_zones.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta(collection({
@@ -20,8 +22,10 @@ export const meta = define.meta(collection({
 }));
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.listZonePage(ctx.query ?? {}),
+  // A key sees the zones of its scope only.
+  GET: (ctx) => zonePageInScope(ctx.services.dns, ctx.state.apiKey?.scope, ctx.query ?? {}),
   async POST(ctx) {
+    await requireScope(ctx, { access: "write" });
     const z = await ctx.services.dns.createZone(ctx.auth.user.username, ctx.body);
     return {
       name: z.name,

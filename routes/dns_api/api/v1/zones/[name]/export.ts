@@ -1,3 +1,4 @@
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 import { attachment } from "@/server/http/attachment.ts";
 
@@ -18,6 +19,7 @@ function contentType(accept: string | null): string {
 
 export const handler = define.handlers(meta, {
   async GET(ctx) {
+    await requireScope(ctx, { access: "read", zone: ctx.params.name, allRecords: true });
     const { dns } = ctx.services;
     const zone = (await dns.getZone(ctx.params.name)).name;
     const text = await dns.exportZone(zone);

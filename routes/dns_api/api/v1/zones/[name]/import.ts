@@ -15,6 +15,7 @@ import {
 } from "@/lib/dns/schema.ts";
 import { ValidationError } from "@/lib/errors.ts";
 import { decodeBody, readLimited, validate } from "@/server/http/request_body.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -52,6 +53,7 @@ async function readZoneText(req: Request): Promise<{ text: string; replace?: boo
 
 export const handler = define.handlers(meta, {
   async POST(ctx) {
+    await requireScope(ctx, { access: "write", zone: ctx.params.name, allRecords: true });
     const { text, replace } = await readZoneText(ctx.req);
     if (text.trim() === "") throw new ValidationError("The zone file is empty");
     return await ctx.services.dns.importZone(ctx.auth.user.username, ctx.params.name, text, {

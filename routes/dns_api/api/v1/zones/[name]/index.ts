@@ -1,5 +1,6 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { ZoneDetailsSchema, ZoneUpdateInput, ZoneUpdateResultSchema } from "@/lib/dns/schema.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -22,8 +23,12 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.getZone(ctx.params.name),
+  async GET(ctx) {
+    await requireScope(ctx, { access: "read", zone: ctx.params.name });
+    return await ctx.services.dns.getZone(ctx.params.name);
+  },
   async PUT(ctx) {
+    await requireScope(ctx, { access: "write", zone: ctx.params.name });
     const z = await ctx.services.dns.updateZone(
       ctx.auth.user.username,
       ctx.params.name,
@@ -37,5 +42,8 @@ export const handler = define.handlers(meta, {
     );
     return { name: z.name, ...sent, serial: z.serial, updated_at: z.updated_at };
   },
-  DELETE: (ctx) => ctx.services.dns.deleteZone(ctx.auth.user.username, ctx.params.name),
+  async DELETE(ctx) {
+    await requireScope(ctx, { access: "write", zone: ctx.params.name });
+    return await ctx.services.dns.deleteZone(ctx.auth.user.username, ctx.params.name);
+  },
 });

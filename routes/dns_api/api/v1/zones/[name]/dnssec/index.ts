@@ -3,6 +3,7 @@ import {
   DnssecStatusQuery,
   DnssecStatusSchema,
 } from "@/lib/dns/dnssec/schema.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -23,6 +24,12 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.dnssecStatus(ctx.params.name, ctx.query),
-  POST: (ctx) => ctx.services.dns.setDnssec(ctx.auth.user.username, ctx.params.name, ctx.body),
+  async GET(ctx) {
+    await requireScope(ctx, { access: "read", zone: ctx.params.name });
+    return await ctx.services.dns.dnssecStatus(ctx.params.name, ctx.query);
+  },
+  async POST(ctx) {
+    await requireScope(ctx, { access: "write", zone: ctx.params.name });
+    return await ctx.services.dns.setDnssec(ctx.auth.user.username, ctx.params.name, ctx.body);
+  },
 });

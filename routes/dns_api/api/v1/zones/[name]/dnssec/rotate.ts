@@ -1,4 +1,5 @@
 import { RotateResultSchema } from "@/lib/dns/dnssec/schema.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -11,5 +12,8 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  POST: (ctx) => ctx.services.dns.rotateDnssec(ctx.auth.user.username, ctx.params.name),
+  async POST(ctx) {
+    await requireScope(ctx, { access: "write", zone: ctx.params.name });
+    return await ctx.services.dns.rotateDnssec(ctx.auth.user.username, ctx.params.name);
+  },
 });

@@ -1,5 +1,6 @@
 import { OkSchema } from "@/lib/auth/schema.ts";
 import { RecordSchema, RecordUpdateInput } from "@/lib/dns/schema.ts";
+import { requireRecordScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -14,18 +15,18 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.getRecord(ctx.params.name, ctx.params.id),
-  PUT: (ctx) =>
-    ctx.services.dns.updateRecord(
-      ctx.auth.user.username,
-      ctx.params.name,
-      ctx.params.id,
-      ctx.body,
-    ),
-  DELETE: (ctx) =>
-    ctx.services.dns.deleteRecord(
-      ctx.auth.user.username,
-      ctx.params.name,
-      ctx.params.id,
-    ),
+  async GET(ctx) {
+    await requireRecordScope(ctx, "read", ctx.params.name, ctx.params.id);
+    return await ctx.services.dns.getRecord(ctx.params.name, ctx.params.id);
+  },
+  async PUT(ctx) {
+    const { name, id } = ctx.params;
+    await requireRecordScope(ctx, "write", name, id);
+    return await ctx.services.dns.updateRecord(ctx.auth.user.username, name, id, ctx.body);
+  },
+  async DELETE(ctx) {
+    const { name, id } = ctx.params;
+    await requireRecordScope(ctx, "write", name, id);
+    return await ctx.services.dns.deleteRecord(ctx.auth.user.username, name, id);
+  },
 });

@@ -7,6 +7,7 @@
 import { BatchInput, BatchResponseSchema } from "@/lib/dns/schema.ts";
 import { BatchError } from "@/lib/errors.ts";
 import { mapError } from "@/server/http/errors.ts";
+import { requireBatchScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -21,6 +22,8 @@ export const meta = define.meta({
 
 export const handler = define.handlers(meta, {
   async POST(ctx) {
+    // Every operation is held against a key's scope before any is applied.
+    await requireBatchScope(ctx, ctx.params.name, ctx.body.operations);
     try {
       return await ctx.services.dns.batch(
         ctx.auth.user.username,

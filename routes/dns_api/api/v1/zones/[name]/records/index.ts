@@ -5,6 +5,8 @@ import {
   RecordSchema,
 } from "@/lib/dns/schema.ts";
 import { Status } from "@/server/http/status.ts";
+import { normalizeZoneName, ownerInZone } from "@/lib/dns/names.ts";
+import { requireScope } from "@/server/listeners/dns_api/key_scope.ts";
 import { define } from "@/server/listeners/dns_api/context.ts";
 
 export const meta = define.meta({
@@ -25,6 +27,16 @@ export const meta = define.meta({
 });
 
 export const handler = define.handlers(meta, {
-  GET: (ctx) => ctx.services.dns.listRecordPage(ctx.params.name, ctx.query.type, ctx.query),
-  POST: (ctx) => ctx.services.dns.createRecord(ctx.auth.user.username, ctx.params.name, ctx.body),
+  async GET(ctx) {
+    // A listing shows every record of the zone: a key limited to some types or names is refused.
+    await requireScope(ctx, { access: "read", zone: ctx.params.name, allRecords: true });
+    return await ctx.services.dns.listRecordPage(ctx.params.name, ctx.query.type, ctx.query);
+  },
+  async POST(ctx) {
+    const zone = normalizeZoneName(ctx.params.name);
+    await requireScope(ctx, { access: "read", zone });
+    const name = ownerInZone(ctx.body.domain, zone);
+    await requireScope(ctx, { access: "write", zone, type: ctx.body.type, name });
+    return await ctx.services.dns.createRecord(ctx.auth.user.username, ctx.params.name, ctx.body);
+  },
 });
