@@ -152,7 +152,10 @@ export class PdnsApi {
   /** PUT /zones/{zone_id}/notify: NOTIFY to the configured secondaries, through the notifier. */
   async notify(scope: KeyScope | undefined, id: string): Promise<{ result: string }> {
     const z = await this.#zone(id);
-    requirePdnsScope(scope, { access: "write", zone: z.name });
+    // NOTIFY changes nothing: a key that may write some records of the zone may ask the
+    // secondaries to look (lego's ACME-only key does after each change); a read-only one may not.
+    const granted = requirePdnsScope(scope, { access: "read", zone: z.name });
+    if (granted.access !== "write") requirePdnsScope(scope, { access: "write", zone: z.name });
     // The notifier (server/listeners/dns/notify.ts) sends on ZoneChanged; the serial is unchanged.
     this.ctx.events.emit("ZoneChanged", { zone: z.name, action: "notify", serial: z.serial });
     return { result: "Notification queued" };

@@ -35,5 +35,12 @@ export function requirePdnsScope(
     : req.type === undefined
     ? `zone "${req.zone}"`
     : `${req.type} records at "${req.name ?? req.zone}" in zone "${req.zone}"`;
-  throw new ForbiddenError(`This API key may not ${req.access} ${what}`);
+  throw new ScopeRefusal(`${req.access} ${what}`);
+}
+
+/** A request outside the key's scope (403); `what` says what was refused, for the audit. */
+export class ScopeRefusal extends ForbiddenError {
+  constructor(readonly what: string) {
+    super(`This API key may not ${what}`, { code: "out_of_scope" });
+  }
 }

@@ -11,7 +11,8 @@ export const meta = define.meta({
 export const handler = define.handlers(meta, {
   async GET(ctx) {
     const sent = ctx.req.headers.get("x-api-key");
-    if (!await pdnsKeyMatches(ctx.services.config.pdnsApiKey, sent)) {
+    // The configured key, or a scoped one the listener's middleware verified.
+    if (!ctx.state.apiKey && !await pdnsKeyMatches(ctx.services.config.pdnsApiKey, sent)) {
       return bareErrorOf(new UnauthorizedError("Unauthorized"), "PowerDNS", () => {});
     }
     return [{ url: "/api/v1", version: 1 }];

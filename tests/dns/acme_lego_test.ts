@@ -1,8 +1,4 @@
 /**
- * PENDING (issue 28): rename to `acme_lego_test.ts` once the PowerDNS-compatible
- * API and the scoped API keys are on the branch; until then the runner does not
- * pick this file up (no `_test` suffix), `deno task check` still type-checks it.
- *
  * lego obtains a certificate from pebble over DNS-01 with its `pdns` provider
  * against Palisade's PowerDNS-compatible API on the DNS-API listener, with an
  * ACME-only scoped key (TXT, `_acme-challenge.*`, write, one zone) and with the
