@@ -30,7 +30,8 @@ export const handler = define.middleware(async (ctx) => {
       throw new UnauthorizedError("Unauthorized");
     }
     return await reshapedError(await ctx.next());
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
     if (err instanceof ScopeRefusal && ctx.state.apiKey && ctx.state.pdnsScope !== FULL_SCOPE) {
       // Audited as on Palisade's own routes; refuse() throws the audited 403.
       err = await ctx.services.dnsApiKeys.refuse(ctx.state.apiKey, err.what).catch((e) => e);
