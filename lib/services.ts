@@ -121,7 +121,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const { dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
   const attestThreads = new AttestThreadWatch();
   const serverEndpoint = () => settings.serverEndpoint();
-  const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver);
+  const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver, dnsParts.peerNames);
   const backups = engine.kind === "sqlite"
     ? backupService(common, engine.store, { attest: attestSqlite!, index, dns, jwt, tunnels })
     : externalBackups();

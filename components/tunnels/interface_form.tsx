@@ -12,6 +12,8 @@ import type { SignedInContext } from "@/server/listeners/admin/context.ts";
 import { formFailure, type FormState, formText, optionalInt } from "@/server/http/form.ts";
 
 const Text = formText(200);
+const DNS_ZONE_HELP =
+  "A Palisade zone: each enabled peer answers as <peer>.<zone>. Empty: not published.";
 
 /** The form's fields as posted. */
 export const InterfaceBody = z.object({
@@ -19,6 +21,7 @@ export const InterfaceBody = z.object({
   address_v4: Text,
   listen_port: Text,
   mtu: Text,
+  dns_zone: Text,
 });
 
 type Values = z.infer<typeof InterfaceBody>;
@@ -35,6 +38,7 @@ const NEW_HINTS: Hints = {
   },
   listen_port: { placeholder: "51820", help: "Lowest free port from 51820 when empty." },
   mtu: { placeholder: "1420", help: "1280–9000; 1420 when empty." },
+  dns_zone: { placeholder: "vpn.example.org", help: DNS_ZONE_HELP },
 };
 
 /** The form's values as the interface has them now. */
@@ -44,6 +48,7 @@ export function interfaceSettingsOf(i: InterfaceView): Values {
     address_v4: i.address_v4,
     listen_port: i.listen_port === null ? "" : String(i.listen_port),
     mtu: String(i.mtu),
+    dns_zone: i.dns_zone ?? "",
   };
 }
 
@@ -54,6 +59,7 @@ export function interfaceInput(values: Values) {
     address_v4: values.address_v4.trim(),
     listen_port: optionalInt(values, "listen_port"),
     mtu: optionalInt(values, "mtu"),
+    dns_zone: values.dns_zone.trim() || null,
   };
 }
 
@@ -89,6 +95,12 @@ function InterfaceFields({ form, hints }: { form: FormState; hints: Hints }) {
         {...hints.listen_port}
       />
       <Field form={form} name="mtu" label="MTU" inputMode="numeric" {...hints.mtu} />
+      <Field
+        form={form}
+        name="dns_zone"
+        label="Peer names in DNS zone"
+        {...{ help: DNS_ZONE_HELP, ...hints.dns_zone }}
+      />
     </>
   );
 }

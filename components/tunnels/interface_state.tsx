@@ -42,6 +42,9 @@ export function InterfaceState(
           </Fact>
           <Fact label="Listen port">{iface.listen_port ?? "—"}</Fact>
           <Fact label="MTU">{iface.mtu}</Fact>
+          <Fact label="Peer names in DNS">
+            {iface.dns_zone ? <code>{`<peer>.${iface.dns_zone}`}</code> : "not published"}
+          </Fact>
           <Fact label="Link">
             <Badge status={s.link} />
             {!s.host_active && <span class="muted">&nbsp;host layer off</span>}

@@ -13,7 +13,10 @@ import { DnsRuntime } from "../dns/dns_runtime.ts";
 import { DnsService } from "../dns/dns_service.ts";
 import { RolloverScheduler } from "../dns/dnssec/rollover_scheduler.ts";
 import { DnsIndexSync } from "../dns/index_sync.ts";
+import { OwnedRecords } from "../dns/owned_records.ts";
+import { PgRecordOwnerRepo } from "../dns/pg_record_owner_repo.ts";
 import { listenZoneChanges } from "../dns/pg_zone_repo.ts";
+import { type RecordOwnerRepo, SqliteRecordOwnerRepo } from "../dns/record_owner_repo.ts";
 import { DnsResponder } from "../dns/responder.ts";
 import { rrlFor } from "../dns/rrl.ts";
 import { DnsIndex } from "../dns/zone_index.ts";
@@ -40,6 +43,14 @@ export async function dnsServices(c: Common, system: SystemService, elector: Ele
     propagationDelay: config.dns.dnssec.propagationDelay,
   };
   const dns = new DnsService(ctx);
+  // Peer names in DNS: the tunnel domain publishes through the records' own write path.
+  const peerNames = new OwnedRecords(
+    ctx,
+    pickRepo<RecordOwnerRepo>(engine, {
+      sqlite: (db) => new SqliteRecordOwnerRepo(db),
+      postgres: (db) => new PgRecordOwnerRepo(db),
+    }),
+  );
   const apiKeyRepo = pickRepo<ApiKeyRepo>(engine, {
     sqlite: (db) => new SqliteApiKeyRepo(db),
     postgres: (db) => new PgApiKeyRepo(db),
@@ -71,5 +82,8 @@ export async function dnsServices(c: Common, system: SystemService, elector: Ele
       log,
     })
     : null;
-  return { dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe, sync };
+  return {
+    ...{ dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe, sync },
+    peerNames,
+  };
 }

@@ -3,6 +3,7 @@ import type { HostDriver } from "../host/driver.ts";
 import { selectDriver } from "../host/select_driver.ts";
 import type { SystemService } from "../system/system.ts";
 import type { ServerEndpointSource } from "../tunnel/context.ts";
+import type { PeerNamePublisher } from "../tunnel/peer_dns.ts";
 import { pgTunnelRepos, sqliteTunnelRepos } from "../tunnel/tunnel_repos.ts";
 import { createTunnels, type Tunnels } from "../tunnel/tunnels.ts";
 import { pickRepo } from "../store/engine.ts";
@@ -14,6 +15,7 @@ export function tunnelServices(
   system: SystemService,
   serverEndpoint: ServerEndpointSource,
   driver?: HostDriver,
+  names?: PeerNamePublisher,
 ): Tunnels {
   const { config, log } = c;
   const host = driver ??
@@ -40,6 +42,7 @@ export function tunnelServices(
     pollMs: config.host.pollMs,
     autoReconcile: config.host.autoReconcile,
     defaultInterface: config.host.defaultInterface,
+    names,
   });
   system.addProbe({
     name: "tunnels",

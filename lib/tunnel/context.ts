@@ -8,6 +8,7 @@ import type { FirewallRepo } from "./firewall/firewall_repo.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
 import type { NetworkRepo } from "./networks/network_repo.ts";
+import type { PeerNamePublisher } from "./peer_dns.ts";
 import type { PeerRepo } from "./peer_repo.ts";
 import type { RouteRepo } from "./routes/route_repo.ts";
 import type { Telemetry } from "./telemetry.ts";
@@ -29,6 +30,8 @@ export interface TunnelContext extends TunnelRepos {
   log: Logger;
   host: HostSync;
   telemetry: Telemetry;
+  /** Peer names in DNS (peer_dns.ts); absent when the tunnels run without the DNS service. */
+  names?: PeerNamePublisher;
 }
 
 /** The address, port and switch stored as wireguard.server_* settings. */

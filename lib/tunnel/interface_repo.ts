@@ -19,6 +19,8 @@ export interface InterfaceRow {
   public_key: string;
   created_at: number;
   updated_at: number;
+  /** The zone its enabled peers are published in (migration 21); null or absent: none. */
+  dns_zone?: string | null;
 }
 
 /** An interface with the number of its peers. */
@@ -66,6 +68,8 @@ export interface InterfaceRepo {
   insert(row: InterfaceRow): Promise<void>;
   update(id: string, change: InterfaceChange, now: number): Promise<void>;
   setEnabled(id: string, enabled: boolean, now: number): Promise<void>;
+  /** Sets the zone the interface's peers are published in; null: none. */
+  setDnsZone(id: string, zone: string | null, now: number): Promise<void>;
   /** Deletes the interface; its peers go with it. */
   delete(id: string): Promise<void>;
   counts(): Promise<TunnelCounts>;
@@ -175,6 +179,12 @@ export class SqliteInterfaceRepo implements InterfaceRepo {
         now,
         id,
       );
+    });
+  }
+
+  setDnsZone(id: string, zone: string | null, now: number): Promise<void> {
+    return this.db.run((store) => {
+      store.run("UPDATE interfaces SET dns_zone = ?, updated_at = ? WHERE id = ?", zone, now, id);
     });
   }
 

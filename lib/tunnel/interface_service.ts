@@ -15,6 +15,7 @@ import { type InterfaceView, interfaceView } from "./interface_view.ts";
 import { keys } from "./keys.ts";
 import { attachNetwork, detachNetwork } from "./networks/interface_network.ts";
 import { checkInterfaceUnused, checkRoutesFit } from "./net_checks.ts";
+import { checkDnsZone, publishInterface } from "./peer_dns.ts";
 import { requireInterface } from "./require_row.ts";
 import { checkInterfaceAddress, checkInterfaceName, checkMtu, checkPort } from "./validate.ts";
 
@@ -33,6 +34,8 @@ export interface InterfaceCreate {
   listen_port?: number;
   /** 1420 when absent. */
   mtu?: number;
+  /** The Palisade zone its enabled peers are published in; null or absent: none. */
+  dns_zone?: string | null;
 }
 
 export type InterfaceUpdate = Partial<InterfaceCreate>;
@@ -105,6 +108,8 @@ export class InterfaceService {
         throw backstop(err, conflict);
       }
       const network = await attachNetwork(this.ctx, { id, name, address_v4: address }, conflict);
+      const zone = await checkDnsZone(this.ctx, input.dns_zone ?? null, conflict);
+      if (zone !== null) await interfaceRepo.setDnsZone(id, zone, now);
       await audit.add({
         actor,
         event_type: "interface.created",
@@ -138,11 +143,17 @@ export class InterfaceService {
       ? cur.listen_port
       : checkPort(input.listen_port, what);
     const mtu = input.mtu === undefined ? cur.mtu : checkMtu(input.mtu, what);
+    const zone = input.dns_zone === undefined
+      ? cur.dns_zone ?? null
+      : await checkDnsZone(this.ctx, input.dns_zone, what);
     const changed: string[] = [];
     if (name !== cur.name) changed.push(`name "${cur.name}" to "${name}"`);
     if (address !== cur.address_v4) changed.push(`address ${cur.address_v4} to ${address}`);
     if (port !== cur.listen_port) changed.push(`listen_port ${cur.listen_port} to ${port}`);
     if (mtu !== cur.mtu) changed.push(`mtu ${cur.mtu} to ${mtu}`);
+    if (zone !== (cur.dns_zone ?? null)) {
+      changed.push(`dns_zone ${cur.dns_zone ?? null} to ${zone}`);
+    }
     if (!changed.length) return this.get(id);
     const { transactor, interfaceRepo, peerRepo, audit, events, clock } = this.ctx;
     await transactor.tx(async () => {
@@ -163,6 +174,10 @@ export class InterfaceService {
       // The network follows the block; a move onto another network's block is refused here.
       const network = await attachNetwork(this.ctx, { id, name, address_v4: address }, what);
       if (network) changed.push(network);
+      if (zone !== (cur.dns_zone ?? null)) {
+        await interfaceRepo.setDnsZone(id, zone, clock.now());
+        await publishInterface(this.ctx, id, actor);
+      }
       await audit.add({
         actor,
         event_type: "interface.updated",
@@ -199,6 +214,7 @@ export class InterfaceService {
       await checkInterfaceUnused(this.ctx, cur);
       const n = await peerRepo.countOf(id);
       const network = await detachNetwork(this.ctx, id);
+      await publishInterface(this.ctx, id, actor, true);
       await interfaceRepo.delete(id);
       await audit.add({
         actor,

@@ -13,6 +13,8 @@ export interface InterfaceView {
   enabled: boolean;
   public_key: string;
   peer_count: number;
+  /** The zone its enabled peers are published in (docs/tunnels.md, "Peer names in DNS"). */
+  dns_zone: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -29,6 +31,7 @@ export function interfaceView(r: CountedInterface): InterfaceView {
     enabled: r.enabled === 1,
     public_key: r.public_key,
     peer_count: r.peer_count,
+    dns_zone: r.dns_zone ?? null,
     created_at: isoTime(r.created_at),
     updated_at: isoTime(r.updated_at),
   };

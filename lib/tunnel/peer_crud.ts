@@ -10,6 +10,7 @@ import { applyThenEmit } from "./host_apply.ts";
 import type { InterfaceRow } from "./interface_repo.ts";
 import { type Cidr, parseCidr, parseIpv4 } from "./ipv4.ts";
 import { assignAddress, type Taken, takenOn } from "./peer_addresses.ts";
+import { publishPeer, withdrawPeer } from "./peer_dns.ts";
 import {
   peerChanges,
   type PeerCreate,
@@ -96,6 +97,7 @@ export class PeerCrud {
         clock.now(),
         what,
       );
+      await publishPeer(this.ctx, p.id, actor);
       await audit.add({
         actor,
         event_type: "peer.created",
@@ -139,6 +141,7 @@ export class PeerCrud {
       for (const p of prepared) {
         await this.#insert(p, iface, cidr, taken, now, `Cannot create peer "${p.name}"`);
       }
+      for (const p of prepared) await publishPeer(this.ctx, p.id, actor);
       await audit.add({
         actor,
         event_type: "peers.imported",
@@ -180,6 +183,10 @@ export class PeerCrud {
         changed.push("address");
       }
       if (changed.length) await this.#write(next, changed, iface, actor, what);
+      // Only the name and the address show in DNS.
+      if (changed.includes("name") || changed.includes("address")) {
+        await publishPeer(this.ctx, id, actor, changed.includes("name") ? "name" : "address");
+      }
     });
     if (!changed.length) return this.listing.view(id);
     const event = { id, action: "updated", interface_id: iface.id, name: next.name };
@@ -222,6 +229,7 @@ export class PeerCrud {
     const cur = await requirePeer(this.ctx.peerRepo, id);
     const iface = await requireInterface(this.ctx.interfaceRepo, cur.interface_id);
     await this.ctx.transactor.tx(async () => {
+      await withdrawPeer(this.ctx, id, actor);
       await this.ctx.peerRepo.delete(id);
       await this.ctx.audit.add({
         actor,

@@ -7,6 +7,7 @@
 import { ConflictError } from "../errors.ts";
 import type { TunnelContext } from "./context.ts";
 import { applyThenEmit, applyToHost } from "./host_apply.ts";
+import { publishPeer } from "./peer_dns.ts";
 import type { PeerListing } from "./peer_listing.ts";
 import type { PeerStatus } from "./peer_repo.ts";
 import type { PeerView } from "./peer_view.ts";
@@ -50,6 +51,7 @@ export class PeerState {
     }
     await transactor.tx(async () => {
       await peerRepo.setStatus(id, status, clock.now());
+      await publishPeer(this.ctx, id, actor, "status");
       await audit.add({
         actor,
         event_type: `peer.${status}`,

@@ -82,6 +82,11 @@ export class PgInterfaceRepo implements InterfaceRepo {
       UPDATE interfaces SET enabled = ${enabled ? 1 : 0}, updated_at = ${now} WHERE id = ${id}`;
   }
 
+  async setDnsZone(id: string, zone: string | null, now: number): Promise<void> {
+    await this.db
+      .sql`UPDATE interfaces SET dns_zone = ${zone}, updated_at = ${now} WHERE id = ${id}`;
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.sql`DELETE FROM interfaces WHERE id = ${id}`;
   }

@@ -17,6 +17,7 @@ export function interfaceRow(over: Partial<InterfaceRow> = {}): InterfaceRow {
     public_key: `pub-${id}`,
     created_at: 1000,
     updated_at: 1000,
+    dns_zone: null,
     ...over,
   };
 }

@@ -26,6 +26,7 @@ export const InterfaceSchema = z.object({
   enabled: z.boolean(),
   public_key: z.string(),
   peer_count: z.number().int(),
+  dns_zone: z.string().nullable().describe("Zone the enabled peers are published in"),
   created_at: iso,
   updated_at: iso,
 });

@@ -67,6 +67,9 @@ export const interfaceCreateSchema = z.strictObject({
   address_v4: interfaceAddress,
   listen_port: listenPort.optional(),
   mtu: mtu.optional(),
+  dns_zone: z.string().max(253).nullable().optional().describe(
+    "Palisade zone the enabled peers are published in as <peer>.<zone> A records; null: none (Palisade extension)",
+  ),
 });
 
 /** PUT /interfaces/{id} */

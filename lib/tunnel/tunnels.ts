@@ -11,6 +11,7 @@ import type { Logger } from "../log/log.ts";
 import type { Store } from "../store/store.ts";
 import { type ClientProfile, clientProfiles, resolveClientProfile } from "./client_profiles.ts";
 import type { ServerEndpointSource, TunnelContext, TunnelRepos } from "./context.ts";
+import type { PeerNamePublisher } from "./peer_dns.ts";
 import type { SubsystemReport } from "../system/diagnostics.ts";
 import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { ensureDefaultInterface } from "./default_interface.ts";
@@ -52,6 +53,8 @@ export interface TunnelOptions {
   telemetryMaxAgeMs?: number;
   /** PALISADE_DEFAULT_INTERFACE: create wg0 at start when it is not stored (default false here). */
   defaultInterface?: boolean;
+  /** Publishes peer names in DNS zones (lib/dns/owned_records.ts); without it no interface can. */
+  names?: PeerNamePublisher;
 }
 
 export type { DiagnosticCheck, TunnelDiagnostics } from "./diagnostics.ts";
@@ -106,6 +109,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     log,
     host,
     telemetry,
+    names: opts.names,
   };
   const reconciler = new Reconciler(ctx);
   const monitor = new TunnelMonitor(ctx, reconciler, {

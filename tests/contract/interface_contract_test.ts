@@ -10,6 +10,7 @@ import { paginateAsync } from "../../lib/paging.ts";
 import type { CountedInterface } from "../../lib/tunnel/interface_repo.ts";
 import { isUnique } from "../../lib/tunnel/unique.ts";
 import { interfaceRow, peerRow } from "../../lib/tunnel/repo_fixtures_test.ts";
+import { dnsReposOf, zoneRow } from "./dns_fixtures.ts";
 import { repoContract } from "./engines.ts";
 import { conflictOf, plain, reposOf, tunnelsOn } from "./tunnel_engine.ts";
 
@@ -101,6 +102,23 @@ repoContract("InterfaceRepo", {
       assert(isUnique(err), String(err));
       assertEquals(await interfaceRepo.count(), 2);
     },
+
+  "the published zone is set, cleared, and cleared when its zone is deleted": async (e) => {
+    const { interfaceRepo: repo } = reposOf(e);
+    const { zones } = dnsReposOf(e);
+    await zones.insert(zoneRow("vpn.test"));
+    await repo.insert(interfaceRow({ id: "i-a" }));
+    await repo.setDnsZone("i-a", "vpn.test", 2000);
+    assertEquals(
+      [(await repo.get("i-a"))?.dns_zone, (await repo.get("i-a"))?.updated_at],
+      ["vpn.test", 2000],
+    );
+    await repo.setDnsZone("i-a", null, 3000);
+    assertEquals((await repo.get("i-a"))?.dns_zone, null);
+    await repo.setDnsZone("i-a", "vpn.test", 4000);
+    await zones.delete("vpn.test");
+    assertEquals((await repo.getCounted("i-a"))?.dns_zone, null);
+  },
 
   "listing by name in code point order, pages and cursors": async (e) => {
     const { interfaceRepo: repo } = reposOf(e);

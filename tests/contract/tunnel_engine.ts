@@ -12,6 +12,7 @@ import { EventBus } from "../../lib/events/bus.ts";
 import { NoneDriver } from "../../lib/host/none_driver.ts";
 import { silentLogger } from "../../lib/log/log.ts";
 import type { TunnelRepos } from "../../lib/tunnel/context.ts";
+import type { PeerNamePublisher } from "../../lib/tunnel/peer_dns.ts";
 import { pgTunnelRepos, sqliteTunnelRepos } from "../../lib/tunnel/tunnel_repos.ts";
 import { createTunnels, type Tunnels } from "../../lib/tunnel/tunnels.ts";
 import { assertRejects } from "../assert.ts";
@@ -24,7 +25,7 @@ export const reposOf = (e: Engine): TunnelRepos =>
   });
 
 /** The tunnel services over the engine's repositories and transactor (none driver). */
-export function tunnelsOn(e: Engine): Tunnels {
+export function tunnelsOn(e: Engine, names?: PeerNamePublisher): Tunnels {
   const audit = e.pick<AuditRepo>({
     sqlite: (db) => new SqliteAuditRepo(db),
     postgres: (db) => new PgAuditRepo(db),
@@ -38,6 +39,7 @@ export function tunnelsOn(e: Engine): Tunnels {
     logger: silentLogger,
     driver: new NoneDriver(),
     serverEndpoint: () => ({ host: null, port: null, enabled: false }),
+    names,
   });
 }
 

@@ -52,6 +52,8 @@ async function populate(dir: string): Promise<void> {
   assertEquals(bad.status, 401);
   const dns = await dnsApi(t);
   assertEquals((await dns.post("/zones", { name: Z, admin_email: `h@${Z}` })).status, 201);
+  // Peer names in DNS: the interface's zone and the records marked as its peers'.
+  assertEquals((await api.put(`/interfaces/${iface.id}`, { dns_zone: Z })).status, 200);
   for (const [i, value] of ["192.0.2.1", "192.0.2.2"].entries()) {
     const r = await dns.post(`/zones/${Z}/records`, {
       domain: `w${i}.${Z}`,
