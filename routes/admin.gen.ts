@@ -104,10 +104,14 @@ import * as $100 from "./admin/api/v1/system/health.ts";
 import * as $101 from "./admin/api/v1/system/index.ts";
 import * as $102 from "./admin/api/v1/system/settings.ts";
 import * as $103 from "./admin/api/v1/system/version.ts";
-import * as $104 from "./admin/api/v1/ws.ts";
-import * as $105 from "./admin/login.tsx";
-import * as $106 from "./admin/logout.ts";
-import * as $107 from "./admin/static/[...path].ts";
+import * as $104 from "./admin/api/v1/webhooks/[id].ts";
+import * as $105 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
+import * as $106 from "./admin/api/v1/webhooks/[id]/test.ts";
+import * as $107 from "./admin/api/v1/webhooks/index.ts";
+import * as $108 from "./admin/api/v1/ws.ts";
+import * as $109 from "./admin/login.tsx";
+import * as $110 from "./admin/logout.ts";
+import * as $111 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -215,8 +219,12 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/system/index.ts": $101,
   "api/v1/system/settings.ts": $102,
   "api/v1/system/version.ts": $103,
-  "api/v1/ws.ts": $104,
-  "login.tsx": $105,
-  "logout.ts": $106,
-  "static/[...path].ts": $107,
+  "api/v1/webhooks/[id].ts": $104,
+  "api/v1/webhooks/[id]/deliveries.ts": $105,
+  "api/v1/webhooks/[id]/test.ts": $106,
+  "api/v1/webhooks/index.ts": $107,
+  "api/v1/ws.ts": $108,
+  "login.tsx": $109,
+  "logout.ts": $110,
+  "static/[...path].ts": $111,
 };
