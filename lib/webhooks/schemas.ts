@@ -4,17 +4,20 @@
  * types at compile time.
  */
 import { z } from "zod";
+import { documented } from "../schema_doc.ts";
 import { WEBHOOK_EVENT_TYPES } from "./event_types.ts";
 import { URL_MAX } from "./url_guard.ts";
 import type { DeliveryInfo, WebhookInfo, WebhookWithSecret } from "./webhook_service.ts";
 
 /** POST /webhooks and PUT /webhooks/{id} */
 export const webhookInputSchema = z.strictObject({
-  url: z.string().max(URL_MAX).describe(
-    "http(s) URL without credentials; its host must not resolve to loopback or link-local addresses unless PALISADE_WEBHOOK_ALLOW_LOCAL is set",
-  ),
-  events: z.array(z.string()).min(1).max(WEBHOOK_EVENT_TYPES.length).describe(
-    `Event types: ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+  url: documented(z.string().max(URL_MAX), {
+    description:
+      "http(s) URL without credentials; its host must not resolve to loopback or link-local addresses unless PALISADE_WEBHOOK_ALLOW_LOCAL is set",
+    examples: ["http://10.20.0.5:8080/palisade", "https://192.0.2.10/hooks/palisade"],
+  }),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).describe(
+    'Event types (docs/webhooks.md, "Events")',
   ),
   enabled: z.boolean().optional().describe("Default true on creation; unchanged on update"),
 });
