@@ -69,3 +69,30 @@ Deno.test("webhooks: a recent handshake sends peer.connected, and once older tha
   assertEquals(types(receiver.requests), ["peer.connected", "peer.disconnected"]);
   assert(receiver.requests[1].at - receiver.requests[0].at >= 1000, "after the handshake aged");
 });
+
+Deno.test("webhooks: DNSSEC steps are dnssec.rollover as well as zone.changed; a webhook disabled over the API gets nothing more", async () => {
+  await using rollovers = startReceiver(200);
+  await using t = await startTestServer({ env: { PALISADE_WEBHOOK_ALLOW_LOCAL: "true" } });
+  const api = apiClient(t.admin, { cookie: await t.login() });
+  const made = await api.post("/webhooks", { url: rollovers.url, events: ["dnssec.rollover"] });
+  assertEquals(made.status, 201);
+  t.services.events.emit("ZoneChanged", { zone: "a.example", action: "created", serial: 1 });
+  t.services.events.emit("ZoneChanged", {
+    zone: "a.example",
+    action: "dnssec_key_active",
+    serial: 2,
+  });
+  await rollovers.waitFor(1);
+  const body = JSON.parse(rollovers.requests[0].body);
+  assertEquals([body.type, body.data.action], ["dnssec.rollover", "dnssec_key_active"]);
+
+  const off = await api.put(`/webhooks/${made.body.id}`, {
+    url: rollovers.url,
+    events: ["dnssec.rollover"],
+    enabled: false,
+  });
+  assertEquals([off.status, off.body.enabled], [200, false]);
+  t.services.events.emit("ZoneChanged", { zone: "a.example", action: "dnssec_rotated", serial: 3 });
+  await new Promise((r) => setTimeout(r, 300));
+  assertEquals(rollovers.requests.length, 1);
+});

@@ -6,6 +6,7 @@ import type { DeliveryInfo, WebhookInfo } from "@/lib/webhooks/webhook_service.t
 import type { PageProps } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
 import { formText } from "@/server/http/form.ts";
+import { ValidationError } from "@/lib/errors.ts";
 import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
@@ -41,10 +42,12 @@ export const handler = define.handlers(meta, {
     if (ctx.body._action === "test") {
       const d = await webhooks.sendTest(actor, hook.id);
       notice = `Test sent: ${d.status}${d.response_code === null ? "" : ` (${d.response_code})`}.`;
-    } else {
+    } else if (ctx.body._action === "enable" || ctx.body._action === "disable") {
       const enabled = ctx.body._action === "enable";
       await webhooks.update(actor, hook.id, { url: hook.url, events: hook.events, enabled });
       notice = enabled ? "Webhook enabled." : "Webhook disabled.";
+    } else {
+      throw new ValidationError(`Unknown action "${ctx.body._action}"`, "_action");
     }
     return page(await load(ctx, notice));
   },
