@@ -13,6 +13,7 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/firewall", label: "Firewall" },
   { path: "/zones", label: "Zones" },
   { path: "/dns-api-keys", label: "DNS API keys", role: "administrator" },
+  { path: "/webhooks", label: "Webhooks", role: "administrator" },
   { path: "/users", label: "Users", role: "administrator" },
   { path: "/backups", label: "Backups", role: "administrator" },
   { path: "/audit", label: "Audit" },

@@ -41,6 +41,8 @@ import type { Common } from "./compose/common.ts";
 import { backupService, consoleService, diagnosticsOf } from "./compose/support.ts";
 import { tunnelServices } from "./compose/tunnels.ts";
 import { dnsServices } from "./compose/dns.ts";
+import { webhookServices } from "./compose/webhooks.ts";
+import type { WebhookService } from "./webhooks/webhook_service.ts";
 
 export interface Services {
   config: Config;
@@ -80,6 +82,8 @@ export interface Services {
   cli: ConsoleService;
   /** Snapshots of the store in `<data>/backups`, and their restore (refused on PostgreSQL). */
   backups: Backups;
+  /** Outgoing webhooks (docs/webhooks.md). */
+  webhooks: WebhookService;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -101,6 +105,10 @@ export interface ServiceOptions {
   /** The host driver; chosen from `config.hostDriver` when absent. */
   driver?: HostDriver;
 }
+
+/** The newest schema version the engine's migrations know. */
+const schemaVersionOf = (engine: StoreEngine) =>
+  Math.max(...(engine.kind === "sqlite" ? migrations : pgMigrations).map((m) => m.version));
 
 /** Builds every service; starts only cheap timers. */
 export async function createServices(opts: ServiceOptions): Promise<Services> {
@@ -132,12 +140,10 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     attestRates,
     backups,
     systemRepo,
-    schemaVersion: Math.max(
-      ...(engine.kind === "sqlite" ? migrations : pgMigrations).map((m) => m.version),
-    ),
+    schemaVersion: schemaVersionOf(engine),
   });
   const cli = consoleService(common, { tunnels, dns, dnsResponder, diagnostics, system });
-
+  const hooks = webhookServices(common);
   const stopHousekeeping = startHousekeeping(cluster.elector, log, {
     attest: () => attest.purgeExpired(),
     sessions: () => sessions.purgeExpired(),
@@ -164,6 +170,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     diagnostics,
     cli,
     backups,
+    webhooks: hooks.webhooks,
     async start() {
       attestRates.start();
       attestSites.history.start();
@@ -173,6 +180,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     },
     async stop() {
       stopHousekeeping();
+      hooks.stop();
       attestRates.stop();
       attestSites.history.stop();
       await rollover.stop();

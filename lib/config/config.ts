@@ -7,6 +7,7 @@
 import { ConfigError } from "../errors.ts";
 import { LOGIN_DEFAULTS } from "./login_options.ts";
 import { OPTIONS } from "./options.ts";
+import { WEBHOOK_DEFAULTS } from "./webhook_options.ts";
 import type { Config } from "./types.ts";
 import { autoWorkers } from "./values.ts";
 import { JOURNAL_DEFAULTS } from "../dns/ixfr/journal_repo.ts";
@@ -48,6 +49,7 @@ function defaults(): Config {
     secureCookies: false,
     trustedProxies: [],
     login: { ...LOGIN_DEFAULTS },
+    webhooks: { ...WEBHOOK_DEFAULTS },
     host: {
       pollMs: 5000,
       autoReconcile: false,

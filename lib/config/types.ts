@@ -2,6 +2,7 @@
 import type { NotifyTarget } from "../dns/notify.ts";
 import type { LogLevel } from "../log/log.ts";
 import type { JournalLimits } from "../dns/ixfr/journal_repo.ts";
+import type { WebhookSettings } from "./webhook_options.ts";
 
 export interface ListenAddress {
   hostname: string;
@@ -141,4 +142,6 @@ export interface Config {
     /** MiB of shared memory holding recent sessions' heartbeat state; 0 reads every heartbeat's session from SQLite. */
     cacheMb: number;
   };
+  /** Outgoing webhooks (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }

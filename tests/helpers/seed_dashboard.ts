@@ -60,6 +60,11 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
       access: "write",
     },
   });
+  // A private address literal: allowed without PALISADE_WEBHOOK_ALLOW_LOCAL and needing no DNS.
+  const hook = await t.services.webhooks.create("test", {
+    url: "http://10.0.0.1/hook",
+    events: ["zone.changed"],
+  });
   return {
     tunnels: iface.id,
     peers: peers[0].id,
@@ -72,5 +77,6 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     tokens: raw.split("_")[1],
     sites: site.id,
     "dns-api-keys": apiKey.id,
+    webhooks: hook.id,
   };
 }

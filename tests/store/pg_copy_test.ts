@@ -5,6 +5,7 @@
  * copy without --force is refused and writes nothing; --force replaces.
  */
 import { DatabaseSync } from "node:sqlite";
+import { startReceiver } from "../webhooks/receiver.ts";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { loadCore } from "../../lib/attest/core.ts";
 import { sqliteTables } from "../../lib/store/pg/catalog.ts";
@@ -34,7 +35,10 @@ async function dbCopy(args: string[]) {
 
 /** A store with rows in every domain, written by the services over their APIs. */
 async function populate(dir: string): Promise<void> {
-  await using t = await startTestServer({ dataDir: dir });
+  await using t = await startTestServer({
+    dataDir: dir,
+    env: { PALISADE_WEBHOOK_ALLOW_LOCAL: "true" },
+  });
   const api = apiClient(t.admin, { cookie: await t.login() });
   const iface = (await api.post("/interfaces", { name: "wgcopy", address_v4: "10.97.0.1/24" }))
     .body;
@@ -95,6 +99,12 @@ async function populate(dir: string): Promise<void> {
   assert(await c.heartbeat(), "heartbeat accepted");
   const token = buildToken(c, site, { hn: "shop.example", iat: Date.now() });
   assertEquals((await postToken(t.attest, token, SHOP)).status, 200);
+  await using receiver = startReceiver(200);
+  const hook = await t.services.webhooks.create("admin", {
+    url: receiver.url,
+    events: ["zone.changed"],
+  });
+  assertEquals((await t.services.webhooks.sendTest("admin", hook.id)).status, "delivered");
 }
 
 Deno.test("db:copy copies every table of a populated SQLite store, refuses a non-empty target, and --force replaces", async () => {

@@ -6,7 +6,8 @@
  * ZSK rotation, 10 peer endpoints (upstream import),
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
  * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
- * 17 an index of attestation signals by site, 18 scoped DNS API keys, 21 peer names in DNS.
+ * 17 an index of attestation signals by site, 18 scoped DNS API keys,
+ * 20 webhooks, 21 peer names in DNS.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -28,6 +29,7 @@ import { dnsJournal } from "./0015_dns_journal.ts";
 import { tsigKeys } from "./0016_tsig_keys.ts";
 import { attestSignalsSite } from "./0017_attest_signals_site.ts";
 import { dnsApiKeys } from "./0018_dns_api_keys.ts";
+import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
 
 export const migrations: Migration[] = [
@@ -49,5 +51,6 @@ export const migrations: Migration[] = [
   tsigKeys,
   attestSignalsSite,
   dnsApiKeys,
+  webhooks,
   peerDns,
 ];

@@ -27,6 +27,7 @@ export type AdminServices =
     | "attestRates"
     | "attestSites"
     | "backups"
+    | "webhooks"
   >;
 
 /**
@@ -57,6 +58,7 @@ export function adminServices(s: Services): AdminServices {
     attestRates: s.attestRates,
     attestSites: s.attestSites,
     backups: s.backups,
+    webhooks: s.webhooks,
   };
 }
 

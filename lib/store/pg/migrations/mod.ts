@@ -7,6 +7,7 @@
  */
 import { baseline } from "./0001_baseline.ts";
 import { dnsApiKeys } from "./0002_dns_api_keys.ts";
+import { webhooks } from "./0004_webhooks.ts";
 import { peerDns } from "./0005_peer_dns.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
@@ -16,4 +17,4 @@ export interface PgMigration {
   sql: string;
 }
 
-export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, peerDns];
+export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, webhooks, peerDns];

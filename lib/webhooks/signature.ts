@@ -1,0 +1,15 @@
+/**
+ * The signature of a delivery (docs/webhooks.md, "Verifying a delivery"):
+ * `Palisade-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`
+ * with the subscription's secret, as Stripe signs its webhooks: the time is
+ * inside the signed text, so a receiver that refuses old times refuses replays.
+ */
+import { createHmac } from "node:crypto";
+
+export const SIGNATURE_HEADER = "Palisade-Signature";
+
+/** The header value for `body` sent at `unixSeconds`. */
+export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac("sha256", secret).update(`${unixSeconds}.${body}`).digest("hex");
+  return `t=${unixSeconds},v1=${mac}`;
+}
