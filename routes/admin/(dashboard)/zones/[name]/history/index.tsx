@@ -3,6 +3,7 @@ import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
 import { HistoryList } from "@/components/zones/history_list.tsx";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
+import { HISTORY_PAGE } from "@/lib/dns/history/history.ts";
 import type { HistoryEntry } from "@/lib/dns/history/history_repo.ts";
 import type { PageProps } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
@@ -52,7 +53,7 @@ export default function History({ data }: PageProps<Data>) {
       notice={data.notice}
     >
       <HistoryList zone={zone} changes={changes} canEdit={data.canEdit} />
-      {last && changes.length >= 50 && (
+      {last && changes.length >= HISTORY_PAGE && (
         <a class="button-link" href={`${base}/history?before=${last.id}`}>Older changes</a>
       )}
     </Page>
