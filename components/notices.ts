@@ -41,6 +41,7 @@ export const NOTICES = {
     dnssec_rotated:
       "ZSK rollover started: the new key is published now and signs after the DNSKEY TTL and the propagation delay; the old one leaves after the longest TTL and the delay.",
   },
+  history: { reverted: "Change reverted: the revert is the newest change below." },
   networks: { deleted: "Network deleted." },
   sites: { deleted: "Site deleted: its key and secret no longer work." },
   site: { updated: "Site saved." },

@@ -48,73 +48,75 @@ import * as $44 from "./admin/(dashboard)/zones/[name]/delete.tsx";
 import * as $45 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
 import * as $46 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
 import * as $47 from "./admin/(dashboard)/zones/[name]/export.tsx";
-import * as $48 from "./admin/(dashboard)/zones/[name]/index.tsx";
-import * as $49 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
-import * as $50 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
-import * as $51 from "./admin/(dashboard)/zones/index.tsx";
-import * as $52 from "./admin/_app.tsx";
-import * as $53 from "./admin/_middleware.ts";
-import * as $54 from "./admin/api/v1/_middleware.ts";
-import * as $55 from "./admin/api/v1/attest/sites/[id].ts";
-import * as $56 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
-import * as $57 from "./admin/api/v1/attest/sites/index.ts";
-import * as $58 from "./admin/api/v1/audit.ts";
-import * as $59 from "./admin/api/v1/auth/login.ts";
-import * as $60 from "./admin/api/v1/auth/logout.ts";
-import * as $61 from "./admin/api/v1/auth/password.ts";
-import * as $62 from "./admin/api/v1/auth/session.ts";
-import * as $63 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $64 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $65 from "./admin/api/v1/backups/[id].ts";
-import * as $66 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $67 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $68 from "./admin/api/v1/backups/create.ts";
-import * as $69 from "./admin/api/v1/backups/index.ts";
-import * as $70 from "./admin/api/v1/cli/execute.ts";
-import * as $71 from "./admin/api/v1/client-profiles/index.ts";
-import * as $72 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $73 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $74 from "./admin/api/v1/diagnostics/all.ts";
-import * as $75 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $76 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $77 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $78 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $79 from "./admin/api/v1/interfaces/[id].ts";
-import * as $80 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $81 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $82 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $83 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $84 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $85 from "./admin/api/v1/interfaces/index.ts";
-import * as $86 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $87 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $88 from "./admin/api/v1/networks/[id].ts";
-import * as $89 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $90 from "./admin/api/v1/networks/index.ts";
-import * as $91 from "./admin/api/v1/openapi.json.ts";
-import * as $92 from "./admin/api/v1/peers/[id].ts";
-import * as $93 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $94 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $95 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $96 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $97 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $98 from "./admin/api/v1/peers/index.ts";
-import * as $99 from "./admin/api/v1/reconcile/apply.ts";
-import * as $100 from "./admin/api/v1/reconcile/plan.ts";
-import * as $101 from "./admin/api/v1/routes/[id].ts";
-import * as $102 from "./admin/api/v1/routes/index.ts";
-import * as $103 from "./admin/api/v1/system/health.ts";
-import * as $104 from "./admin/api/v1/system/index.ts";
-import * as $105 from "./admin/api/v1/system/settings.ts";
-import * as $106 from "./admin/api/v1/system/version.ts";
-import * as $107 from "./admin/api/v1/webhooks/[id].ts";
-import * as $108 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
-import * as $109 from "./admin/api/v1/webhooks/[id]/test.ts";
-import * as $110 from "./admin/api/v1/webhooks/index.ts";
-import * as $111 from "./admin/api/v1/ws.ts";
-import * as $112 from "./admin/login.tsx";
-import * as $113 from "./admin/logout.ts";
-import * as $114 from "./admin/static/[...path].ts";
+import * as $48 from "./admin/(dashboard)/zones/[name]/history/[id]/revert.tsx";
+import * as $49 from "./admin/(dashboard)/zones/[name]/history/index.tsx";
+import * as $50 from "./admin/(dashboard)/zones/[name]/index.tsx";
+import * as $51 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
+import * as $52 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
+import * as $53 from "./admin/(dashboard)/zones/index.tsx";
+import * as $54 from "./admin/_app.tsx";
+import * as $55 from "./admin/_middleware.ts";
+import * as $56 from "./admin/api/v1/_middleware.ts";
+import * as $57 from "./admin/api/v1/attest/sites/[id].ts";
+import * as $58 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
+import * as $59 from "./admin/api/v1/attest/sites/index.ts";
+import * as $60 from "./admin/api/v1/audit.ts";
+import * as $61 from "./admin/api/v1/auth/login.ts";
+import * as $62 from "./admin/api/v1/auth/logout.ts";
+import * as $63 from "./admin/api/v1/auth/password.ts";
+import * as $64 from "./admin/api/v1/auth/session.ts";
+import * as $65 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $66 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $67 from "./admin/api/v1/backups/[id].ts";
+import * as $68 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $69 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $70 from "./admin/api/v1/backups/create.ts";
+import * as $71 from "./admin/api/v1/backups/index.ts";
+import * as $72 from "./admin/api/v1/cli/execute.ts";
+import * as $73 from "./admin/api/v1/client-profiles/index.ts";
+import * as $74 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $75 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $76 from "./admin/api/v1/diagnostics/all.ts";
+import * as $77 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $78 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $79 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $80 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $81 from "./admin/api/v1/interfaces/[id].ts";
+import * as $82 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $83 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $84 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $85 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $86 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $87 from "./admin/api/v1/interfaces/index.ts";
+import * as $88 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $89 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $90 from "./admin/api/v1/networks/[id].ts";
+import * as $91 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $92 from "./admin/api/v1/networks/index.ts";
+import * as $93 from "./admin/api/v1/openapi.json.ts";
+import * as $94 from "./admin/api/v1/peers/[id].ts";
+import * as $95 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $96 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $97 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $98 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $99 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $100 from "./admin/api/v1/peers/index.ts";
+import * as $101 from "./admin/api/v1/reconcile/apply.ts";
+import * as $102 from "./admin/api/v1/reconcile/plan.ts";
+import * as $103 from "./admin/api/v1/routes/[id].ts";
+import * as $104 from "./admin/api/v1/routes/index.ts";
+import * as $105 from "./admin/api/v1/system/health.ts";
+import * as $106 from "./admin/api/v1/system/index.ts";
+import * as $107 from "./admin/api/v1/system/settings.ts";
+import * as $108 from "./admin/api/v1/system/version.ts";
+import * as $109 from "./admin/api/v1/webhooks/[id].ts";
+import * as $110 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
+import * as $111 from "./admin/api/v1/webhooks/[id]/test.ts";
+import * as $112 from "./admin/api/v1/webhooks/index.ts";
+import * as $113 from "./admin/api/v1/ws.ts";
+import * as $114 from "./admin/login.tsx";
+import * as $115 from "./admin/logout.ts";
+import * as $116 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -166,71 +168,73 @@ export const routes: Record<string, RouteModule> = {
   "(dashboard)/zones/[name]/dnssec/disable.tsx": $45,
   "(dashboard)/zones/[name]/dnssec/rotate.tsx": $46,
   "(dashboard)/zones/[name]/export.tsx": $47,
-  "(dashboard)/zones/[name]/index.tsx": $48,
-  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $49,
-  "(dashboard)/zones/[name]/records/[id]/index.tsx": $50,
-  "(dashboard)/zones/index.tsx": $51,
-  "_app.tsx": $52,
-  "_middleware.ts": $53,
-  "api/v1/_middleware.ts": $54,
-  "api/v1/attest/sites/[id].ts": $55,
-  "api/v1/attest/sites/[id]/rotate-secret.ts": $56,
-  "api/v1/attest/sites/index.ts": $57,
-  "api/v1/audit.ts": $58,
-  "api/v1/auth/login.ts": $59,
-  "api/v1/auth/logout.ts": $60,
-  "api/v1/auth/password.ts": $61,
-  "api/v1/auth/session.ts": $62,
-  "api/v1/auth/tokens/[id].ts": $63,
-  "api/v1/auth/tokens/index.ts": $64,
-  "api/v1/backups/[id].ts": $65,
-  "api/v1/backups/[id]/download.ts": $66,
-  "api/v1/backups/[id]/restore.ts": $67,
-  "api/v1/backups/create.ts": $68,
-  "api/v1/backups/index.ts": $69,
-  "api/v1/cli/execute.ts": $70,
-  "api/v1/client-profiles/index.ts": $71,
-  "api/v1/client-profiles/resolve.ts": $72,
-  "api/v1/diagnostics/[subsystem].ts": $73,
-  "api/v1/diagnostics/all.ts": $74,
-  "api/v1/firewall/rules/[id].ts": $75,
-  "api/v1/firewall/rules/[id]/disable.ts": $76,
-  "api/v1/firewall/rules/[id]/enable.ts": $77,
-  "api/v1/firewall/rules/index.ts": $78,
-  "api/v1/interfaces/[id].ts": $79,
-  "api/v1/interfaces/[id]/disable.ts": $80,
-  "api/v1/interfaces/[id]/enable.ts": $81,
-  "api/v1/interfaces/[id]/peers.ts": $82,
-  "api/v1/interfaces/[id]/restart.ts": $83,
-  "api/v1/interfaces/[id]/status.ts": $84,
-  "api/v1/interfaces/index.ts": $85,
-  "api/v1/interfaces/upstreams/import.ts": $86,
-  "api/v1/interfaces/upstreams/preview.ts": $87,
-  "api/v1/networks/[id].ts": $88,
-  "api/v1/networks/[id]/available.ts": $89,
-  "api/v1/networks/index.ts": $90,
-  "api/v1/openapi.json.ts": $91,
-  "api/v1/peers/[id].ts": $92,
-  "api/v1/peers/[id]/config.ts": $93,
-  "api/v1/peers/[id]/disable.ts": $94,
-  "api/v1/peers/[id]/enable.ts": $95,
-  "api/v1/peers/[id]/qr.ts": $96,
-  "api/v1/peers/[id]/revoke.ts": $97,
-  "api/v1/peers/index.ts": $98,
-  "api/v1/reconcile/apply.ts": $99,
-  "api/v1/reconcile/plan.ts": $100,
-  "api/v1/routes/[id].ts": $101,
-  "api/v1/routes/index.ts": $102,
-  "api/v1/system/health.ts": $103,
-  "api/v1/system/index.ts": $104,
-  "api/v1/system/settings.ts": $105,
-  "api/v1/system/version.ts": $106,
-  "api/v1/webhooks/[id].ts": $107,
-  "api/v1/webhooks/[id]/deliveries.ts": $108,
-  "api/v1/webhooks/[id]/test.ts": $109,
-  "api/v1/webhooks/index.ts": $110,
-  "api/v1/ws.ts": $111,
-  "login.tsx": $112,
-  "logout.ts": $113,
-  "static/[...path].ts": $114,
+  "(dashboard)/zones/[name]/history/[id]/revert.tsx": $48,
+  "(dashboard)/zones/[name]/history/index.tsx": $49,
+  "(dashboard)/zones/[name]/index.tsx": $50,
+  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $51,
+  "(dashboard)/zones/[name]/records/[id]/index.tsx": $52,
+  "(dashboard)/zones/index.tsx": $53,
+  "_app.tsx": $54,
+  "_middleware.ts": $55,
+  "api/v1/_middleware.ts": $56,
+  "api/v1/attest/sites/[id].ts": $57,
+  "api/v1/attest/sites/[id]/rotate-secret.ts": $58,
+  "api/v1/attest/sites/index.ts": $59,
+  "api/v1/audit.ts": $60,
+  "api/v1/auth/login.ts": $61,
+  "api/v1/auth/logout.ts": $62,
+  "api/v1/auth/password.ts": $63,
+  "api/v1/auth/session.ts": $64,
+  "api/v1/auth/tokens/[id].ts": $65,
+  "api/v1/auth/tokens/index.ts": $66,
+  "api/v1/backups/[id].ts": $67,
+  "api/v1/backups/[id]/download.ts": $68,
+  "api/v1/backups/[id]/restore.ts": $69,
+  "api/v1/backups/create.ts": $70,
+  "api/v1/backups/index.ts": $71,
+  "api/v1/cli/execute.ts": $72,
+  "api/v1/client-profiles/index.ts": $73,
+  "api/v1/client-profiles/resolve.ts": $74,
+  "api/v1/diagnostics/[subsystem].ts": $75,
+  "api/v1/diagnostics/all.ts": $76,
+  "api/v1/firewall/rules/[id].ts": $77,
+  "api/v1/firewall/rules/[id]/disable.ts": $78,
+  "api/v1/firewall/rules/[id]/enable.ts": $79,
+  "api/v1/firewall/rules/index.ts": $80,
+  "api/v1/interfaces/[id].ts": $81,
+  "api/v1/interfaces/[id]/disable.ts": $82,
+  "api/v1/interfaces/[id]/enable.ts": $83,
+  "api/v1/interfaces/[id]/peers.ts": $84,
+  "api/v1/interfaces/[id]/restart.ts": $85,
+  "api/v1/interfaces/[id]/status.ts": $86,
+  "api/v1/interfaces/index.ts": $87,
+  "api/v1/interfaces/upstreams/import.ts": $88,
+  "api/v1/interfaces/upstreams/preview.ts": $89,
+  "api/v1/networks/[id].ts": $90,
+  "api/v1/networks/[id]/available.ts": $91,
+  "api/v1/networks/index.ts": $92,
+  "api/v1/openapi.json.ts": $93,
+  "api/v1/peers/[id].ts": $94,
+  "api/v1/peers/[id]/config.ts": $95,
+  "api/v1/peers/[id]/disable.ts": $96,
+  "api/v1/peers/[id]/enable.ts": $97,
+  "api/v1/peers/[id]/qr.ts": $98,
+  "api/v1/peers/[id]/revoke.ts": $99,
+  "api/v1/peers/index.ts": $100,
+  "api/v1/reconcile/apply.ts": $101,
+  "api/v1/reconcile/plan.ts": $102,
+  "api/v1/routes/[id].ts": $103,
+  "api/v1/routes/index.ts": $104,
+  "api/v1/system/health.ts": $105,
+  "api/v1/system/index.ts": $106,
+  "api/v1/system/settings.ts": $107,
+  "api/v1/system/version.ts": $108,
+  "api/v1/webhooks/[id].ts": $109,
+  "api/v1/webhooks/[id]/deliveries.ts": $110,
+  "api/v1/webhooks/[id]/test.ts": $111,
+  "api/v1/webhooks/index.ts": $112,
+  "api/v1/ws.ts": $113,
+  "login.tsx": $114,
+  "logout.ts": $115,
+  "static/[...path].ts": $116,
 };

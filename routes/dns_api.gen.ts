@@ -21,12 +21,14 @@ import * as $17 from "./dns_api/api/v1/version.ts";
 import * as $18 from "./dns_api/api/v1/zones/[name]/dnssec/index.ts";
 import * as $19 from "./dns_api/api/v1/zones/[name]/dnssec/rotate.ts";
 import * as $20 from "./dns_api/api/v1/zones/[name]/export.ts";
-import * as $21 from "./dns_api/api/v1/zones/[name]/import.ts";
-import * as $22 from "./dns_api/api/v1/zones/[name]/index.ts";
-import * as $23 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
-import * as $24 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
-import * as $25 from "./dns_api/api/v1/zones/[name]/records/index.ts";
-import * as $26 from "./dns_api/api/v1/zones/index.ts";
+import * as $21 from "./dns_api/api/v1/zones/[name]/history/[id]/revert.ts";
+import * as $22 from "./dns_api/api/v1/zones/[name]/history/index.ts";
+import * as $23 from "./dns_api/api/v1/zones/[name]/import.ts";
+import * as $24 from "./dns_api/api/v1/zones/[name]/index.ts";
+import * as $25 from "./dns_api/api/v1/zones/[name]/records/[id].ts";
+import * as $26 from "./dns_api/api/v1/zones/[name]/records/batch.ts";
+import * as $27 from "./dns_api/api/v1/zones/[name]/records/index.ts";
+import * as $28 from "./dns_api/api/v1/zones/index.ts";
 
 /** The route files of the dns_api listener. */
 export const routes: Record<string, RouteModule> = {
@@ -51,10 +53,12 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/zones/[name]/dnssec/index.ts": $18,
   "api/v1/zones/[name]/dnssec/rotate.ts": $19,
   "api/v1/zones/[name]/export.ts": $20,
-  "api/v1/zones/[name]/import.ts": $21,
-  "api/v1/zones/[name]/index.ts": $22,
-  "api/v1/zones/[name]/records/[id].ts": $23,
-  "api/v1/zones/[name]/records/batch.ts": $24,
-  "api/v1/zones/[name]/records/index.ts": $25,
-  "api/v1/zones/index.ts": $26,
+  "api/v1/zones/[name]/history/[id]/revert.ts": $21,
+  "api/v1/zones/[name]/history/index.ts": $22,
+  "api/v1/zones/[name]/import.ts": $23,
+  "api/v1/zones/[name]/index.ts": $24,
+  "api/v1/zones/[name]/records/[id].ts": $25,
+  "api/v1/zones/[name]/records/batch.ts": $26,
+  "api/v1/zones/[name]/records/index.ts": $27,
+  "api/v1/zones/index.ts": $28,
 };

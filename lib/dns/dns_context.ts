@@ -10,6 +10,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { normalizeZoneName } from "./names.ts";
 import type { DnssecKeyRepo } from "./dnssec/key_repo.ts";
+import type { HistoryRepo } from "./history/history_repo.ts";
 import type { JournalRepo } from "./ixfr/journal_repo.ts";
 import type { RecordRepo } from "./record_repo.ts";
 import type { TsigKeyRepo } from "./tsig/key_repo.ts";
@@ -30,6 +31,8 @@ export interface DnsContext {
   /** The IXFR journal, written with every serial step (ixfr/journal_write.ts). */
   journal: JournalRepo;
   tsigKeys: TsigKeyRepo;
+  /** The zone's change sets, written with every serial step (history/history_write.ts). */
+  history: HistoryRepo;
   transactor: AsyncTransactor;
   audit: Pick<AuditLog, "add">;
   events: Pick<EventBus, "emit">;

@@ -7,6 +7,8 @@ import { SqliteAsync } from "../store/sqlite_async.ts";
 import type { Store } from "../store/store.ts";
 import { type DnssecKeyRepo, SqliteDnssecKeyRepo } from "./dnssec/key_repo.ts";
 import { PgDnssecKeyRepo } from "./dnssec/pg_key_repo.ts";
+import { type HistoryRepo, SqliteHistoryRepo } from "./history/history_repo.ts";
+import { PgHistoryRepo } from "./history/pg_history_repo.ts";
 import { type JournalLimits, type JournalRepo, SqliteJournalRepo } from "./ixfr/journal_repo.ts";
 import { PgJournalRepo } from "./ixfr/pg_journal_repo.ts";
 import { PgRecordRepo } from "./pg_record_repo.ts";
@@ -22,6 +24,7 @@ export interface DnsRepos {
   dnssecKeys: DnssecKeyRepo;
   journal: JournalRepo;
   tsigKeys: TsigKeyRepo;
+  history: HistoryRepo;
 }
 
 /** Every DNS repository over `store`; `journal` bounds each zone's IXFR journal. */
@@ -33,6 +36,7 @@ export function sqliteDnsRepos(store: Store, journal?: JournalLimits): DnsRepos 
     dnssecKeys: new SqliteDnssecKeyRepo(db),
     journal: new SqliteJournalRepo(db, journal),
     tsigKeys: new SqliteTsigKeyRepo(db),
+    history: new SqliteHistoryRepo(db),
   };
 }
 
@@ -44,5 +48,6 @@ export function pgDnsRepos(db: PgAsync, journal?: JournalLimits): DnsRepos {
     dnssecKeys: new PgDnssecKeyRepo(db),
     journal: new PgJournalRepo(db, journal),
     tsigKeys: new PgTsigKeyRepo(db),
+    history: new PgHistoryRepo(db),
   };
 }

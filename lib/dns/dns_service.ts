@@ -8,6 +8,7 @@
  * told to reload the zone and a `ZoneChanged` event goes out (NOTIFY hangs
  * off that).
  */
+import { getChange, listHistory, revertChange } from "./history/history.ts";
 import type { PageInfo, PageRequest } from "../paging.ts";
 import type { BatchResult } from "../errors.ts";
 import type { DnsContext } from "./dns_context.ts";
@@ -187,6 +188,21 @@ export class DnsService {
   /** Turns DNSSEC on (new or kept KSK and ZSK) or off (keys kept); see dnssec/dnssec_service.ts. */
   setDnssec(actor: string, zone: string, input: DnssecInput): Promise<DnssecStatus> {
     return this.#settled(setDnssec(this.ctx, actor, zone, input));
+  }
+
+  /** The zone's change sets, newest first; see history/history.ts. */
+  listHistory(zone: string, opts?: { limit?: number; before?: number }) {
+    return listHistory(this.ctx, zone, opts);
+  }
+
+  /** One change set of the zone. */
+  getHistoryChange(zone: string, id: number) {
+    return getChange(this.ctx, zone, id);
+  }
+
+  /** Reverts change set `id` of the zone as a new change set; see history/history.ts. */
+  revertChange(actor: string, zone: string, id: number) {
+    return this.#settled(revertChange(this.ctx, actor, zone, id));
   }
 
   /** Starts a ZSK pre-publish rollover; see dnssec/rollover.ts. */

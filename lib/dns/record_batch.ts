@@ -59,7 +59,8 @@ export async function recordBatch(
         );
       }
     }
-    await zoneChanged(ctx, z.name, "batch", await bumpSerial(ctx, z.name));
+    const summary = `Batch of ${operations.length} operation${operations.length === 1 ? "" : "s"}`;
+    await zoneChanged(ctx, z.name, "batch", await bumpSerial(ctx, z.name, { actor, summary }));
     return { success: true as const, results };
   });
 }

@@ -118,7 +118,15 @@ export async function createRecord(
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
     const row = await insertRecord(ctx, actor, z, input);
-    await zoneChanged(ctx, z.name, "record_created", await bumpSerial(ctx, z.name));
+    await zoneChanged(
+      ctx,
+      z.name,
+      "record_created",
+      await bumpSerial(ctx, z.name, {
+        actor,
+        summary: `Created ${row.type} record "${row.name}"`,
+      }),
+    );
     return toRecord(row);
   });
 }
@@ -134,7 +142,15 @@ export async function updateRecord(
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
     const row = await modifyRecord(ctx, actor, z, id, input);
-    await zoneChanged(ctx, z.name, "record_updated", await bumpSerial(ctx, z.name));
+    await zoneChanged(
+      ctx,
+      z.name,
+      "record_updated",
+      await bumpSerial(ctx, z.name, {
+        actor,
+        summary: `Updated ${row.type} record "${row.name}"`,
+      }),
+    );
     return toRecord(row);
   });
 }
@@ -148,8 +164,16 @@ export async function deleteRecord(
 ): Promise<{ success: true; message: string }> {
   return await ctx.transactor.tx(async () => {
     const z = await zoneOf(ctx, zone);
-    await removeRecord(ctx, actor, z, id);
-    await zoneChanged(ctx, z.name, "record_deleted", await bumpSerial(ctx, z.name));
+    const row = await removeRecord(ctx, actor, z, id);
+    await zoneChanged(
+      ctx,
+      z.name,
+      "record_deleted",
+      await bumpSerial(ctx, z.name, {
+        actor,
+        summary: `Deleted ${row.type} record "${row.name}"`,
+      }),
+    );
     return { success: true as const, message: `Record "${id}" deleted` };
   });
 }
@@ -245,7 +269,7 @@ export async function removeRecord(
   z: ZoneRow,
   id: string,
   budget?: RRsetBudget,
-): Promise<void> {
+): Promise<RecordRow> {
   const row = await recordOf(ctx, z.name, id);
   if (row.type === "SOA") {
     throw new UnprocessableError("The SOA record cannot be deleted; delete the zone instead");
@@ -259,6 +283,7 @@ export async function removeRecord(
     resource_type: "dns_record",
     resource_id: id,
   });
+  return row;
 }
 
 async function recordOf(ctx: DnsContext, zone: string, id: string): Promise<RecordRow> {

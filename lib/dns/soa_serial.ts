@@ -2,10 +2,13 @@
  * The zone's serial and its mirrored SOA row. Every change moves the serial
  * forward (date-based, see `nextSerial`) in the change's transaction and
  * rewrites the SOA row, so listings, answers and transfers agree. The move
- * also writes the IXFR journal's step for the change (ixfr/journal_write.ts).
+ * also writes the IXFR journal's step for the change (ixfr/journal_write.ts)
+ * and the zone's history (history/history_write.ts), from the same raw row
+ * changes.
  */
 import type { DnsContext } from "./dns_context.ts";
 import { zoneOf } from "./dns_context.ts";
+import { type ChangeBy, historyStep } from "./history/history_write.ts";
 import { journalStep } from "./ixfr/journal_write.ts";
 import { nextSerial, soaValue } from "./soa.ts";
 import type { ZoneRow } from "./zone_repo.ts";
@@ -32,17 +35,24 @@ export async function writeSoa(ctx: DnsContext, zone: string, now: number): Prom
   });
 }
 
-/** Sets the serial, touches updated_at, rewrites the SOA row and journals the step. */
+/**
+ * Sets the serial, touches updated_at, rewrites the SOA row, journals the step
+ * and keeps the change set in the zone's history, `by` naming who made it.
+ */
 export async function setSerial(
   ctx: DnsContext,
   zone: string,
   serial: number,
   now: number,
+  by?: ChangeBy,
 ): Promise<void> {
   const from = (await zoneOf(ctx, zone)).serial;
   await ctx.zones.setSerial(zone, serial, now);
   await writeSoa(ctx, zone, now);
-  await journalStep(ctx, zone, from, serial, now);
+  const pending = await ctx.journal.takePending(zone);
+  const serials = { from, to: serial, now };
+  await historyStep(ctx, zone, pending, serials, by);
+  await journalStep(ctx, zone, pending, serials);
 }
 
 /**
@@ -50,9 +60,13 @@ export async function setSerial(
  * A read then a write: correct under concurrent writers because it runs in the change's
  * transaction (one at a time on SQLite; SERIALIZABLE, re-run on conflict, on PostgreSQL).
  */
-export async function bumpSerial(ctx: DnsContext, zone: string): Promise<number> {
+export async function bumpSerial(
+  ctx: DnsContext,
+  zone: string,
+  by?: ChangeBy,
+): Promise<number> {
   const now = ctx.clock.now();
   const serial = nextSerial((await zoneOf(ctx, zone)).serial, now);
-  await setSerial(ctx, zone, serial, now);
+  await setSerial(ctx, zone, serial, now, by);
   return serial;
 }

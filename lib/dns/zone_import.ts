@@ -57,7 +57,7 @@ export async function importZone(
     else await createFromFile(ctx, file, now);
     const z = await settleApex(ctx, file);
     const { added, skipped } = await addRecords(ctx, z, file.others, now);
-    const serial = await importSerial(ctx, z, created, file, now);
+    const serial = await importSerial(ctx, z, created, file, now, actor);
     await ctx.audit.add({
       actor,
       event_type: "dns.zone.imported",
@@ -243,6 +243,7 @@ async function importSerial(
   created: boolean,
   file: ZoneFileParts,
   now: number,
+  actor: string,
 ): Promise<number> {
   if (created) {
     await writeSoa(ctx, z.name, now);
@@ -251,6 +252,6 @@ async function importSerial(
   }
   let serial = nextSerial(z.serial, now);
   if (file.soa && serialGreater(file.soa.serial, serial)) serial = file.soa.serial;
-  await setSerial(ctx, z.name, serial, now);
+  await setSerial(ctx, z.name, serial, now, { actor, summary: "Zone file imported" });
   return serial;
 }

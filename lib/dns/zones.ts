@@ -150,7 +150,7 @@ export async function updateZone(
     const changed = Object.keys(input).filter((k) =>
       (input as Record<string, unknown>)[k] !== undefined
     );
-    const serial = await bumpSerial(ctx, z.name);
+    const serial = await bumpSerial(ctx, z.name, { actor, summary: "Zone fields updated" });
     await ctx.audit.add({
       actor,
       event_type: "dns.zone.updated",

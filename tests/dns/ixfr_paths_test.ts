@@ -94,6 +94,11 @@ const PATHS: Record<string, Path> = {
       { operation: "update", id: await idOf(svc, "192.0.2.1"), ttl: 600 },
     ]);
   },
+  // Puts back the batch's RRsets (docs/dns.md, "History and revert").
+  revertChange: async (svc) => {
+    const [last] = (await svc.listHistory(Z, { limit: 1 })).changes;
+    await svc.revertChange("t", Z, last.id);
+  },
   "importZone (merge)": async (svc) => void await svc.importZone("t", Z, FILE),
   "updateZone (SOA fields)": async (svc) => {
     await svc.updateZone("t", Z, { admin_email: `dns@${Z}`, refresh: 7200, minimum: 60 });
@@ -117,6 +122,8 @@ const READ_ONLY = [
   "getRecord",
   "exportZone",
   "dnssecStatus",
+  "listHistory",
+  "getHistoryChange",
 ];
 const JOURNAL_EDGES = ["createZone", "deleteZone", "setDnssec", "rotateDnssec"];
 

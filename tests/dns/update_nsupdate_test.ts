@@ -4,7 +4,8 @@
  * rule broken by the second record changing nothing (checked through the
  * records API, the serial and dig), unsigned updates REFUSED, a wrong secret
  * or a key without the zone NOTAUTH, the audit actor and the event, and the
- * ACME DNS-01 sequence certbot's and cert-manager's rfc2136 clients send.
+ * ACME DNS-01 sequence certbot's and cert-manager's rfc2136 clients send, and the
+ * change set an update leaves in the zone's history.
  */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { rawRows } from "../helpers/raw_sql.ts";
@@ -156,4 +157,21 @@ Deno.test("the ACME DNS-01 sequence: _acme-challenge TXT added, seen by dig, del
   assert(del.ok, del.out);
   assertEquals((await dig(s.port, [name, "TXT"])).status, "NXDOMAIN");
   assertEquals(await zoneRecords(s, Z), [`old.${Z} A 192.0.2.9 3600`]);
+});
+
+Deno.test("a dynamic update is one change set of the zone's history, by its TSIG key", async () => {
+  if (!haveSystem("nsupdate", ["nsupdate", "dig"])) return;
+  const { s, key } = await stack();
+  await using _ = s;
+  const add = await nsupdate(s, key, [
+    `update add www.${Z} 300 A 192.0.2.5`,
+    `update delete old.${Z} A`,
+  ]);
+  assert(add.ok, add.out);
+  const [change] = (await s.service.listHistory(Z)).changes;
+  assertEquals([change.actor, change.summary], ["tsig:upd-key", "Dynamic update (RFC 2136)"]);
+  assertEquals(change.changes, [
+    { name: `old.${Z}`, type: "A", before: [{ value: "192.0.2.9", ttl: 3600 }], after: [] },
+    { name: `www.${Z}`, type: "A", before: [], after: [{ value: "192.0.2.5", ttl: 300 }] },
+  ]);
 });

@@ -35,6 +35,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     value: "10 mail.example.org.",
   });
   await dns.setDnssec("test", "example.org", { enable: true });
+  const [change] = (await dns.listHistory("example.org", { limit: 1 })).changes;
   const network = await tunnels.networks.create({ name: "lab", cidr: "10.20.0.0/24" }, "test");
   const route = await tunnels.routes.create(
     { destination: "10.50.0.0/24", gateway: "10.8.0.9" },
@@ -70,6 +71,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     peers: peers[0].id,
     name: "example.org",
     records: record.id,
+    history: String(change.id),
     networks: network.id,
     routes: route.id,
     firewall: rule.id,

@@ -93,7 +93,7 @@ function soaEntry(zone: string, row: PendingChange): JournalEntry {
 }
 
 /** The rows of an RRset before `changes` (in the order they happened) were made to `after`. */
-function undo(after: RecordData[], changes: PendingChange[]): RecordData[] {
+export function undo(after: RecordData[], changes: PendingChange[]): RecordData[] {
   const rows = new Map(after.map((r) => [r.id, r]));
   for (let i = changes.length - 1; i >= 0; i--) {
     const c = changes[i];

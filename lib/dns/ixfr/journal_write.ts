@@ -12,7 +12,7 @@
 import type { DnsContext } from "../dns_context.ts";
 import { serialGreater } from "../soa.ts";
 import { stepEntries } from "./journal_diff.ts";
-import type { JournalVersion } from "./journal_repo.ts";
+import type { JournalVersion, PendingChange } from "./journal_repo.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -22,15 +22,17 @@ export async function journalStart(ctx: DnsContext, zone: string): Promise<void>
   await ctx.journal.clear(zone);
 }
 
-/** Turns the zone's pending changes into the step `from` → `to`; `now` in milliseconds. */
+/**
+ * Turns the zone's pending changes (taken by the caller, who shares them with
+ * the zone's history) into the step `from` → `to`; `now` in milliseconds.
+ */
 export async function journalStep(
   ctx: DnsContext,
   zone: string,
-  from: number,
-  to: number,
-  now: number,
+  pending: PendingChange[],
+  serials: { from: number; to: number; now: number },
 ): Promise<void> {
-  const pending = await ctx.journal.takePending(zone);
+  const { from, to, now } = serials;
   const z = await ctx.zones.get(zone);
   if (!z) return;
   const oldSoa = pending.find((p) => p.op === "soa");

@@ -46,7 +46,11 @@ export async function applyRRsetChanges(
       throw refusal(err, c);
     }
   }
-  await zoneChanged(ctx, z.name, "pdns_patch", await bumpSerial(ctx, z.name));
+  const by = {
+    actor,
+    summary: `PowerDNS API PATCH of ${changes.length} RRset${changes.length === 1 ? "" : "s"}`,
+  };
+  await zoneChanged(ctx, z.name, "pdns_patch", await bumpSerial(ctx, z.name, by));
 }
 
 async function replaceRRset(

@@ -78,7 +78,9 @@ async function apply(ctx: DnsContext, actor: string, m: UpdateMessage): Promise<
     if (await applyOne(ctx, actor, z, rr, budget)) changed = true;
   }
   // RFC 2136 §3.6: the serial moves only when the zone changed.
-  if (changed) await zoneChanged(ctx, z.name, "dynamic_update", await bumpSerial(ctx, z.name));
+  if (!changed) return;
+  const by = { actor, summary: "Dynamic update (RFC 2136)" };
+  await zoneChanged(ctx, z.name, "dynamic_update", await bumpSerial(ctx, z.name, by));
 }
 
 /** One update record (§3.4.2); true when it changed the zone. */

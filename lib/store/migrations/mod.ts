@@ -7,7 +7,7 @@
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
  * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
  * 17 an index of attestation signals by site, 18 scoped DNS API keys,
- * 20 webhooks, 21 peer names in DNS.
+ * 20 webhooks, 21 peer names in DNS, 22 the history of DNS zone records.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -31,6 +31,7 @@ import { attestSignalsSite } from "./0017_attest_signals_site.ts";
 import { dnsApiKeys } from "./0018_dns_api_keys.ts";
 import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
+import { dnsHistory } from "./0022_dns_history.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   dnsApiKeys,
   webhooks,
   peerDns,
+  dnsHistory,
 ];

@@ -9,6 +9,7 @@ import { baseline } from "./0001_baseline.ts";
 import { dnsApiKeys } from "./0002_dns_api_keys.ts";
 import { webhooks } from "./0004_webhooks.ts";
 import { peerDns } from "./0005_peer_dns.ts";
+import { dnsHistory } from "./0006_dns_history.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -17,4 +18,4 @@ export interface PgMigration {
   sql: string;
 }
 
-export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, webhooks, peerDns];
+export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, webhooks, peerDns, dnsHistory];

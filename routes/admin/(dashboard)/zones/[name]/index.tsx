@@ -148,6 +148,7 @@ export default function Zone({ data }: PageProps<Data>) {
   const base = `/zones/${encodeURIComponent(zone.name)}`;
   const actions = (
     <>
+      <a class="button-link" href={`${base}/history`}>History</a>
       <a class="button-link" href={`${base}/export`}>Export zone file</a>
       {data.canEdit && <a class="button-link danger" href={`${base}/delete`}>Delete zone…</a>}
     </>
