@@ -7,6 +7,7 @@ import { mapError } from "@/server/http/errors.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
+import { SECURITY_PAGE } from "@/server/http/two_factor_gate.ts";
 
 // Checked again by ctx.redirect(), which only follows paths on this origin.
 // deno-lint-ignore no-control-regex -- control characters are what this refuses
@@ -25,6 +26,7 @@ export const meta = define.meta({
     body: z.object({
       username: z.string().max(256),
       password: z.string().max(1024),
+      totp_code: z.string().max(64).optional(),
       next: Next.optional(),
     }),
   },
@@ -34,6 +36,8 @@ interface Data {
   next: string;
   username: string;
   error?: string;
+  /** The error is about the two-factor code (missing or wrong). */
+  codeError?: boolean;
   notice?: string | null;
 }
 
@@ -48,18 +52,26 @@ export const handler = define.handlers(meta, {
     ctx.state.title = "Sign in";
     const next = ctx.body.next ?? "/";
     try {
-      const { cookie } = await ctx.services.auth.login(
+      const { auth } = ctx.services;
+      const { user, cookie } = await auth.login(
         ctx.body.username,
         ctx.body.password,
         clientMeta(ctx),
+        // A user whose role requires 2FA but who has none signs in to its Security page only.
+        { totpCode: ctx.body.totp_code?.trim() || undefined, allowEnrolment: true },
       );
       setSessionCookie(ctx, cookie);
+      if (await auth.twoFactor.enrolmentRequired(user)) return ctx.redirect(SECURITY_PAGE);
       return ctx.redirect(next);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const { status, message, headers } = mapError(err);
       for (const [k, v] of Object.entries(headers)) ctx.headers.set(k, v);
-      return page<Data>({ next, username: ctx.body.username, error: message }, { status });
+      const codeError = err.field === "totp_code";
+      return page<Data>(
+        { next, username: ctx.body.username, error: message, codeError },
+        { status },
+      );
     }
   },
 });
@@ -78,8 +90,8 @@ export default function Login({ data }: PageProps<Data>) {
             autocomplete="username"
             required
             value={data.username}
-            aria-invalid={data.error ? "true" : undefined}
-            aria-describedby={data.error ? "login-error" : undefined}
+            aria-invalid={data.error && !data.codeError ? "true" : undefined}
+            aria-describedby={data.error && !data.codeError ? "login-error" : undefined}
           />
         </label>
         <label>
@@ -89,9 +101,23 @@ export default function Login({ data }: PageProps<Data>) {
             type="password"
             autocomplete="current-password"
             required
-            aria-invalid={data.error ? "true" : undefined}
-            aria-describedby={data.error ? "login-error" : undefined}
+            aria-invalid={data.error && !data.codeError ? "true" : undefined}
+            aria-describedby={data.error && !data.codeError ? "login-error" : undefined}
           />
+        </label>
+        <label>
+          Two-factor code
+          <input
+            name="totp_code"
+            inputmode="numeric"
+            autocomplete="one-time-code"
+            maxlength={64}
+            aria-invalid={data.codeError ? "true" : undefined}
+            aria-describedby={data.codeError ? "login-error login-code-help" : "login-code-help"}
+          />
+          <small id="login-code-help">
+            Only if you turned two-factor sign-in on: the six digits of your app, or a recovery code
+          </small>
         </label>
         {data.error && <p id="login-error" class="field-error" role="alert">{data.error}</p>}
         <button type="submit" class="primary">Sign in</button>

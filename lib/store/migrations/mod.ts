@@ -6,7 +6,7 @@
  * ZSK rotation, 10 peer endpoints (upstream import),
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
  * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
- * 17 an index of attestation signals by site, 18 scoped DNS API keys.
+ * 17 an index of attestation signals by site, 18 scoped DNS API keys, 19 two-factor sign-in.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -28,6 +28,7 @@ import { dnsJournal } from "./0015_dns_journal.ts";
 import { tsigKeys } from "./0016_tsig_keys.ts";
 import { attestSignalsSite } from "./0017_attest_signals_site.ts";
 import { dnsApiKeys } from "./0018_dns_api_keys.ts";
+import { twoFactor } from "./0019_two_factor.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   tsigKeys,
   attestSignalsSite,
   dnsApiKeys,
+  twoFactor,
 ];

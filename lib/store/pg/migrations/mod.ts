@@ -7,6 +7,7 @@
  */
 import { baseline } from "./0001_baseline.ts";
 import { dnsApiKeys } from "./0002_dns_api_keys.ts";
+import { twoFactor } from "./0003_two_factor.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -15,4 +16,4 @@ export interface PgMigration {
   sql: string;
 }
 
-export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys];
+export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, twoFactor];
