@@ -3,7 +3,7 @@
  * confirmed by a first code), ten one-time recovery codes (kept as SHA-256),
  * disabling with a code, and the second-factor check the logins call
  * (auth.ts). A code's time step is taken once; codes outside ±1 step are
- * refused (totp.ts). docs/tunnels.md, "Two-factor sign-in".
+ * refused (totp.ts). docs/api.md, "Two-factor sign-in".
  */
 import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";

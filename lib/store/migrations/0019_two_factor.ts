@@ -1,7 +1,7 @@
 import type { Migration } from "../store.ts";
 
 /**
- * Two-factor sign-in (issue 29; docs/tunnels.md, "Two-factor sign-in").
+ * Two-factor sign-in (issue 29; docs/api.md, "Two-factor sign-in").
  * `user_totp`: one row per user who started enrolment; `secret` is the TOTP
  * secret sealed with AES-GCM under a key in `meta` (lib/auth/two_factor.ts),
  * `enabled_at` stays null until the first code confirms it, `last_step` is
