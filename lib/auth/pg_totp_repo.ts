@@ -20,14 +20,17 @@ export class PgTotpRepo implements TotpRepo {
         created_at = excluded.created_at, enabled_at = NULL, last_step = NULL`;
   }
 
-  async enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<void> {
-    await this.db.sql`
-      UPDATE user_totp SET enabled_at = ${at}, last_step = ${step} WHERE user_id = ${userId}`;
+  async enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<boolean> {
+    const r = await this.db.sql`
+      UPDATE user_totp SET enabled_at = ${at}, last_step = ${step}
+      WHERE user_id = ${userId} AND enabled_at IS NULL`;
+    if (r.count !== 1) return false;
     await this.db.sql`DELETE FROM user_recovery_codes WHERE user_id = ${userId}`;
     for (const h of codeHashes) {
       await this.db.sql`
         INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (${userId}, ${h})`;
     }
+    return true;
   }
 
   async claimStep(userId: string, step: number): Promise<boolean> {

@@ -21,8 +21,12 @@ export interface TotpRepo {
   byUser(userId: string): Promise<TotpRecord | undefined>;
   /** Starts (or restarts) enrolment: a pending row with `secret`; its recovery codes go. */
   begin(userId: string, secret: string, at: number): Promise<void>;
-  /** Turns 2FA on with step `step` taken and `codeHashes` as the recovery codes. */
-  enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<void>;
+  /**
+   * Turns a pending enrolment on with step `step` taken and `codeHashes` as
+   * the recovery codes; false (and nothing written) when none was pending,
+   * so two confirmations racing cannot both hand out recovery codes.
+   */
+  enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<boolean>;
   /**
    * Takes time step `step` for an enabled user: true when no step at or after
    * it was taken before, in one statement so two logins cannot both take it.
@@ -82,18 +86,20 @@ export class SqliteTotpRepo implements TotpRepo {
     });
   }
 
-  enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<void> {
+  enable(userId: string, step: number, at: number, codeHashes: string[]): Promise<boolean> {
     return this.db.run((s) => {
-      s.run(
-        "UPDATE user_totp SET enabled_at = ?, last_step = ? WHERE user_id = ?",
+      const changed = s.run(
+        "UPDATE user_totp SET enabled_at = ?, last_step = ? WHERE user_id = ? AND enabled_at IS NULL",
         at,
         step,
         userId,
-      );
+      ).changes;
+      if (changed !== 1) return false;
       s.run("DELETE FROM user_recovery_codes WHERE user_id = ?", userId);
       for (const h of codeHashes) {
         s.run("INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)", userId, h);
       }
+      return true;
     });
   }
 

@@ -125,7 +125,12 @@ export class TwoFactorService {
     if (step === null) throw new UnprocessableError("Invalid two-factor code", "code");
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await this.transactor.tx(async () => {
-      await this.repo.enable(user.id, step, this.clock.now(), codes.map(recoveryHash));
+      if (!(await this.repo.enable(user.id, step, this.clock.now(), codes.map(recoveryHash)))) {
+        throw new ConflictError("No two-factor enrolment is waiting for a code", {
+          field: "code",
+          code: "no_enrolment",
+        });
+      }
       await this.audit.add({
         actor: user.username,
         event_type: "auth.two_factor_enabled",

@@ -38,7 +38,10 @@ repoContract("TotpRepo", {
     });
     // A pending enrolment takes no step.
     assertEquals(await totp.claimStep("u1", 5), false);
-    await totp.enable("u1", 7, 200, HASHES);
+    assertEquals(await totp.enable("u1", 7, 200, HASHES), true);
+    // Enabling again (a second confirmation racing the first) changes nothing.
+    assertEquals(await totp.enable("u1", 8, 250, ["other"]), false);
+    assertEquals(await totp.enable("u2", 8, 250, ["other"]), false);
     assertEquals(await totp.byUser("u1"), {
       userId: "u1",
       secret: "sealed-1",
