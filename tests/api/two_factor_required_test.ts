@@ -67,7 +67,10 @@ Deno.test("a role that requires 2FA: API logins refused, dashboard sends to enro
   const confirmed = await postForm(t, "/account/security", { _action: "confirm", code }, cookie);
   assertEquals(confirmed.status, 200);
   const page = await confirmed.text();
-  assertEquals(page.match(/<li><code>[a-z2-7]{5}-[a-z2-7]{5}<\/code><\/li>/g)?.length, 10);
+  const recovery = [...page.matchAll(/<li><code>([a-z2-7]{5}-[a-z2-7]{5})<\/code><\/li>/g)].map((
+    m,
+  ) => m[1]);
+  assertEquals(recovery.length, 10);
   assertEquals((await getPage(t, "/", cookie)).status, 200);
 
   const refused = await call(`${t.admin}/api/v1/auth/login`, { method: "POST", json: OLGA });
@@ -77,4 +80,25 @@ Deno.test("a role that requires 2FA: API logins refused, dashboard sends to enro
     (await call(`${t.admin}/api/v1/auth/login`, { method: "POST", json: ADMIN })).status,
     403,
   );
+
+  // Turning it off from the page (with a recovery code) puts the gate back.
+  const wrongOff = await postForm(
+    t,
+    "/account/security",
+    { _action: "disable", code: "000000" },
+    cookie,
+  );
+  assertEquals(wrongOff.status, 422);
+  const off = await postForm(
+    t,
+    "/account/security",
+    { _action: "disable", code: recovery[0] },
+    cookie,
+  );
+  assertEquals(off.headers.get("location"), "/account/security?done=off");
+  assertStringIncludes(
+    (await getPage(t, "/account/security?done=off", cookie)).html,
+    "Two-factor sign-in is off",
+  );
+  assertEquals((await getPage(t, "/", cookie)).headers.get("location"), "/account/security");
 });
