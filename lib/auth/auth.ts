@@ -6,6 +6,7 @@ import type { AuditLog } from "../audit/audit.ts";
 import { ForbiddenError, UnauthorizedError, UnprocessableError } from "../errors.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { LoginLimiter } from "./login_limiter.ts";
+import type { LoginTickets } from "./login_ticket.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionService } from "./sessions.ts";
 import type { TokenService } from "./tokens.ts";
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly limiter: LoginLimiter,
     private readonly audit: AuditLog,
     readonly twoFactor: TwoFactorService,
+    private readonly tickets: LoginTickets,
   ) {}
 
   /**
@@ -84,23 +86,79 @@ export class AuthService {
         throw new UnauthorizedError("Invalid username or password");
       }
       const factor = await this.#secondFactor(creds.user, username, client, second);
-      await this.transactor.tx(async () => {
-        await this.limiter.succeed(username, client.address);
-        await this.users.touchLogin(creds.user.id);
-        await this.audit.add({
-          actor: creds.user.username,
-          event_type: "auth.login",
-          message: `Logged in from ${client.address}${
-            factor === "recovery" ? " with a recovery code" : ""
-          }`,
-          resource_type: "user",
-          resource_id: creds.user.id,
-        });
-      });
-      return await this.users.get(creds.user.id);
+      return await this.#succeeded(creds.user, username, client, factor);
     } finally {
       release();
     }
+  }
+
+  async #succeeded(
+    user: AuthUser,
+    username: string,
+    client: ClientMeta,
+    factor: "totp" | "recovery" | null,
+  ): Promise<UserInfo> {
+    await this.transactor.tx(async () => {
+      await this.limiter.succeed(username, client.address);
+      await this.users.touchLogin(user.id);
+      await this.audit.add({
+        actor: user.username,
+        event_type: "auth.login",
+        message: `Logged in from ${client.address}${
+          factor === "recovery" ? " with a recovery code" : ""
+        }`,
+        resource_type: "user",
+        resource_id: user.id,
+      });
+    });
+    return await this.users.get(user.id);
+  }
+
+  /**
+   * Dashboard sign-in, step one: a session, or, for a user with two-factor
+   * sign-in on who sent no code, a ticket for the page asking for it
+   * (login_ticket.ts).
+   */
+  async loginStep(
+    username: string,
+    password: string,
+    client: ClientMeta,
+    second: SecondFactor,
+  ): Promise<{ user: UserInfo; cookie: string } | { ticket: string }> {
+    try {
+      return await this.login(username, password, client, second);
+    } catch (err) {
+      if (!(err instanceof UnauthorizedError) || err.code !== "totp_required") throw err;
+      // Only reached after the right password.
+      const found = await this.users.byId((await this.users.credentials(username))!.user.id);
+      return { ticket: await this.tickets.issue(found!.user.id, found!.authEpoch) };
+    }
+  }
+
+  /** Dashboard sign-in, step two: the code with the ticket of step one, under the login throttle. */
+  async loginWithTicket(
+    ticket: string,
+    code: string,
+    client: ClientMeta,
+  ): Promise<{ user: UserInfo; cookie: string }> {
+    const t = await this.tickets.verify(ticket);
+    const found = t && await this.users.byId(t.userId);
+    if (!t || !found || found.authEpoch !== t.authEpoch) {
+      throw new UnauthorizedError("The sign-in has expired; enter your password again", {
+        code: "ticket_expired",
+      });
+    }
+    const { user } = found;
+    const release = await this.limiter.begin(user.username, client.address);
+    let info: UserInfo;
+    try {
+      const factor = await this.#secondFactor(user, user.username, client, { totpCode: code });
+      info = await this.#succeeded(user, user.username, client, factor);
+    } finally {
+      release();
+    }
+    const session = await this.sessions.create(user.id, client);
+    return { user: info, cookie: session.cookie };
   }
 
   /**

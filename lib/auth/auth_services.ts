@@ -19,6 +19,7 @@ import {
   SqliteLoginAttemptRepo,
 } from "./login_attempt_repo.ts";
 import { LoginLimiter } from "./login_limiter.ts";
+import { LoginTickets } from "./login_ticket.ts";
 import { PgLoginAttemptRepo } from "./pg_login_attempt_repo.ts";
 import { PgSessionRepo } from "./pg_session_repo.ts";
 import { PgTokenRepo } from "./pg_token_repo.ts";
@@ -94,6 +95,7 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
     await TotpSealer.open(repos.meta),
     () => repos.settings.value(TWO_FACTOR_ROLES),
   );
+  const tickets = await LoginTickets.open(repos.meta, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
       db,
@@ -103,6 +105,7 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
       new LoginLimiter(repos.attempts(table), db, clock, config.login),
       audit,
       twoFactor,
+      tickets,
     );
   const auth = withLimiter("login_failures");
   const dnsAuth = withLimiter("dns_login_failures");

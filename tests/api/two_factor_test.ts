@@ -113,9 +113,36 @@ Deno.test("oathtool codes sign in on all three logins; reused and expired codes 
   assertEquals(form.status, 303);
   assertEquals(form.headers.get("location"), "/");
   assert(form.headers.getSetCookie().some((c) => c.startsWith("svc_session=")));
-  const formBare = await formLogin(t, "");
-  assertEquals(formBare.status, 401);
-  assertMatch(await formBare.text(), /A two-factor code is required/);
+
+  // Without a code, the form's second step asks for it, carrying a ticket, never the password.
+  const step1 = await formLogin(t, "");
+  assertEquals(step1.status, 200);
+  const html = await step1.text();
+  const ticket = /name="ticket" value="([^"]+)"/.exec(html)?.[1];
+  assert(ticket, "the second step carries a ticket");
+  assert(!html.includes(ADMIN.password));
+  const step2 = (totp_code: string, t2 = ticket) =>
+    postForm(
+      t,
+      "/login",
+      { username: "admin", password: "", ticket: t2, totp_code, next: "/" },
+      "",
+    );
+  const wrong = await step2("000000");
+  assertEquals(wrong.status, 401);
+  const wrongHtml = await wrong.text();
+  assertMatch(wrongHtml, /Invalid two-factor code/);
+  assert(wrongHtml.includes(ticket), "a wrong code keeps the second step");
+  clock.advance(STEP);
+  const forged = ticket.slice(0, -2) + (ticket.endsWith("AA") ? "BB" : "AA");
+  assertMatch(await (await step2(await oath(secret, clock.now()), forged)).text(), /has expired/);
+  const signedIn = await step2(await oath(secret, clock.now()));
+  assertEquals(signedIn.status, 303);
+  assertEquals(signedIn.headers.get("location"), "/");
+  clock.advance(6 * 60_000);
+  const late = await step2(await oath(secret, clock.now()));
+  assertEquals(late.status, 401);
+  assertMatch(await late.text(), /The sign-in has expired; enter your password again/);
 });
 
 Deno.test("recovery codes sign in once each; wrong codes count as failed logins; secrets stay out of audit", async () => {
