@@ -24,6 +24,7 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/settings", label: "Settings" },
   { path: "/tokens", label: "API tokens" },
   { path: "/account/password", label: "Password" },
+  { path: "/account/security", label: "Security" },
 ];
 
 /** True when `current` belongs to the section at `path`. */

@@ -3,12 +3,14 @@
  * tunnel API (cookie or API token), the DNS API (JWT) and the dashboard.
  */
 import type { AuditLog } from "../audit/audit.ts";
-import { UnauthorizedError, UnprocessableError } from "../errors.ts";
+import { ForbiddenError, UnauthorizedError, UnprocessableError } from "../errors.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { LoginLimiter } from "./login_limiter.ts";
+import type { LoginTickets } from "./login_ticket.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionService } from "./sessions.ts";
 import type { TokenService } from "./tokens.ts";
+import type { TwoFactorService } from "./two_factor.ts";
 import type { AuthUser, UserInfo } from "./user.ts";
 import type { UserService } from "./users.ts";
 
@@ -17,6 +19,14 @@ export interface ClientMeta {
   /** The client's address as lib/net/client_address.ts derives it (trusted proxies honoured). */
   address: string;
   userAgent: string;
+}
+
+/** The second factor of a login, and whether the dashboard may sign in a user who must still enrol. */
+export interface SecondFactor {
+  /** A TOTP code or a recovery code; needed when the user has two-factor sign-in on. */
+  totpCode?: string;
+  /** Dashboard only: a user whose role requires 2FA but who has none signs in to enrol. */
+  allowEnrolment?: boolean;
 }
 
 /** A resolved credential. */
@@ -37,15 +47,23 @@ export class AuthService {
     readonly tokens: TokenService,
     private readonly limiter: LoginLimiter,
     private readonly audit: AuditLog,
+    readonly twoFactor: TwoFactorService,
+    private readonly tickets: LoginTickets,
   ) {}
 
   /**
    * Checks a username and password under the login throttle
    * (login_limiter.ts): refused while the client's address waits, slowed down
    * while the username is under attack. Unknown users cost the same time as
-   * known ones. Throws UnauthorizedError or RateLimitError.
+   * known ones. Then the second factor (#secondFactor). Throws
+   * UnauthorizedError, ForbiddenError or RateLimitError.
    */
-  async checkPassword(username: string, password: string, client: ClientMeta): Promise<UserInfo> {
+  async checkPassword(
+    username: string,
+    password: string,
+    client: ClientMeta,
+    second: SecondFactor = {},
+  ): Promise<UserInfo> {
     const release = await this.limiter.begin(username, client.address);
     try {
       await this.limiter.slowDown(username);
@@ -67,21 +85,123 @@ export class AuthService {
         });
         throw new UnauthorizedError("Invalid username or password");
       }
-      await this.transactor.tx(async () => {
-        await this.limiter.succeed(username, client.address);
-        await this.users.touchLogin(creds.user.id);
-        await this.audit.add({
-          actor: creds.user.username,
-          event_type: "auth.login",
-          message: `Logged in from ${client.address}`,
-          resource_type: "user",
-          resource_id: creds.user.id,
-        });
-      });
-      return await this.users.get(creds.user.id);
+      const factor = await this.#secondFactor(creds.user, username, client, second);
+      return await this.#succeeded(creds.user, username, client, factor);
     } finally {
       release();
     }
+  }
+
+  async #succeeded(
+    user: AuthUser,
+    username: string,
+    client: ClientMeta,
+    factor: "totp" | "recovery" | null,
+  ): Promise<UserInfo> {
+    await this.transactor.tx(async () => {
+      await this.limiter.succeed(username, client.address);
+      await this.users.touchLogin(user.id);
+      await this.audit.add({
+        actor: user.username,
+        event_type: "auth.login",
+        message: `Logged in from ${client.address}${
+          factor === "recovery" ? " with a recovery code" : ""
+        }`,
+        resource_type: "user",
+        resource_id: user.id,
+      });
+    });
+    return await this.users.get(user.id);
+  }
+
+  /**
+   * Dashboard sign-in, step one: a session, or, for a user with two-factor
+   * sign-in on who sent no code, a ticket for the page asking for it
+   * (login_ticket.ts).
+   */
+  async loginStep(
+    username: string,
+    password: string,
+    client: ClientMeta,
+    second: SecondFactor,
+  ): Promise<{ user: UserInfo; cookie: string } | { ticket: string }> {
+    try {
+      return await this.login(username, password, client, second);
+    } catch (err) {
+      if (!(err instanceof UnauthorizedError) || err.code !== "totp_required") throw err;
+      // Only reached after the right password.
+      const found = await this.users.byId((await this.users.credentials(username))!.user.id);
+      return { ticket: await this.tickets.issue(found!.user.id, found!.authEpoch) };
+    }
+  }
+
+  /** Dashboard sign-in, step two: the code with the ticket of step one, under the login throttle. */
+  async loginWithTicket(
+    ticket: string,
+    code: string,
+    client: ClientMeta,
+  ): Promise<{ user: UserInfo; cookie: string }> {
+    const t = await this.tickets.verify(ticket);
+    const found = t && await this.users.byId(t.userId);
+    if (!t || !found || found.authEpoch !== t.authEpoch) {
+      throw new UnauthorizedError("The sign-in has expired; enter your password again", {
+        code: "ticket_expired",
+      });
+    }
+    const { user } = found;
+    const release = await this.limiter.begin(user.username, client.address);
+    let info: UserInfo;
+    try {
+      const factor = await this.#secondFactor(user, user.username, client, { totpCode: code });
+      info = await this.#succeeded(user, user.username, client, factor);
+    } finally {
+      release();
+    }
+    const session = await this.sessions.create(user.id, client);
+    return { user: info, cookie: session.cookie };
+  }
+
+  /**
+   * The second factor of a user whose password was right. With 2FA on, a
+   * code must come (its absence is not a failure: the password was right)
+   * and be valid (a wrong one counts as a failed login). Without 2FA, a user
+   * whose role requires it is refused unless `allowEnrolment`.
+   */
+  async #secondFactor(
+    user: AuthUser,
+    username: string,
+    client: ClientMeta,
+    second: SecondFactor,
+  ): Promise<"totp" | "recovery" | null> {
+    if (!(await this.twoFactor.isEnabled(user.id))) {
+      if (!second.allowEnrolment && (await this.twoFactor.requiredFor(user))) {
+        throw new ForbiddenError(
+          `Two-factor sign-in is required for the "${user.role}" role; turn it on from the dashboard's Security page`,
+          { code: "two_factor_enrolment_required" },
+        );
+      }
+      return null;
+    }
+    if (!second.totpCode) {
+      throw new UnauthorizedError("A two-factor code is required", {
+        field: "totp_code",
+        code: "totp_required",
+      });
+    }
+    const used = await this.twoFactor.verify(user.id, second.totpCode);
+    if (used) return used;
+    await this.limiter.fail(username, client.address);
+    await this.audit.add({
+      actor: "anonymous",
+      event_type: "auth.login_failed",
+      message: `Failed two-factor code for "${user.username}" from ${client.address}`,
+      resource_type: "user",
+      resource_id: user.id,
+    });
+    throw new UnauthorizedError("Invalid two-factor code", {
+      field: "totp_code",
+      code: "totp_invalid",
+    });
   }
 
   /** Logs in and starts a cookie session. */
@@ -89,8 +209,9 @@ export class AuthService {
     username: string,
     password: string,
     client: ClientMeta,
+    second: SecondFactor = {},
   ): Promise<{ user: UserInfo; cookie: string; expiresAt: number }> {
-    const user = await this.checkPassword(username, password, client);
+    const user = await this.checkPassword(username, password, client, second);
     const session = await this.sessions.create(user.id, client);
     return { user, cookie: session.cookie, expiresAt: session.expiresAt };
   }

@@ -6,6 +6,9 @@ import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { pickRepo, type StoreEngine } from "../store/engine.ts";
+import { PgSettingsRepo } from "../settings/pg_settings_repo.ts";
+import { TWO_FACTOR_ROLES } from "../settings/settings.ts";
+import { type SettingsRepo, SqliteSettingsRepo } from "../settings/settings_repo.ts";
 import { type MetaRepo, SqliteMetaRepo } from "../system/meta_repo.ts";
 import { PgMetaRepo } from "../system/pg_meta_repo.ts";
 import { AuthService } from "./auth.ts";
@@ -16,14 +19,19 @@ import {
   SqliteLoginAttemptRepo,
 } from "./login_attempt_repo.ts";
 import { LoginLimiter } from "./login_limiter.ts";
+import { LoginTickets } from "./login_ticket.ts";
 import { PgLoginAttemptRepo } from "./pg_login_attempt_repo.ts";
 import { PgSessionRepo } from "./pg_session_repo.ts";
 import { PgTokenRepo } from "./pg_token_repo.ts";
+import { PgTotpRepo } from "./pg_totp_repo.ts";
 import { PgUserRepo } from "./pg_user_repo.ts";
 import { type SessionRepo, SqliteSessionRepo } from "./session_repo.ts";
 import { SessionService } from "./sessions.ts";
 import { SqliteTokenRepo, type TokenRepo } from "./token_repo.ts";
 import { TokenService } from "./tokens.ts";
+import { SqliteTotpRepo, type TotpRepo } from "./totp_repo.ts";
+import { TotpSealer } from "./totp_seal.ts";
+import { TwoFactorService } from "./two_factor.ts";
 import { SqliteUserRepo, type UserRepo } from "./user_repo.ts";
 import { UserService } from "./users.ts";
 
@@ -40,6 +48,8 @@ interface AuthRepos {
   tokens: TokenRepo;
   attempts(table: LoginFailureTable): LoginAttemptRepo;
   meta: MetaRepo;
+  totp: TotpRepo;
+  settings: SettingsRepo;
 }
 
 /** The auth repositories of `engine`. */
@@ -51,6 +61,8 @@ function authRepos(engine: StoreEngine): AuthRepos {
       tokens: new SqliteTokenRepo(db),
       attempts: (table: LoginFailureTable) => new SqliteLoginAttemptRepo(db, table),
       meta: new SqliteMetaRepo(db),
+      totp: new SqliteTotpRepo(db),
+      settings: new SqliteSettingsRepo(db),
     }),
     postgres: (db) => ({
       users: new PgUserRepo(db),
@@ -58,6 +70,8 @@ function authRepos(engine: StoreEngine): AuthRepos {
       tokens: new PgTokenRepo(db),
       attempts: (table: LoginFailureTable) => new PgLoginAttemptRepo(db, table),
       meta: new PgMetaRepo(db),
+      totp: new PgTotpRepo(db),
+      settings: new PgSettingsRepo(db),
     }),
   });
 }
@@ -73,6 +87,15 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
   const users = new UserService(repos.users, db, audit, clock);
   const sessions = new SessionService(repos.sessions, clock);
   const tokens = new TokenService(repos.tokens, db, audit, clock);
+  const twoFactor = new TwoFactorService(
+    repos.totp,
+    db,
+    audit,
+    clock,
+    await TotpSealer.open(repos.meta),
+    () => repos.settings.value(TWO_FACTOR_ROLES),
+  );
+  const tickets = await LoginTickets.open(repos.meta, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
       db,
@@ -81,6 +104,8 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
       tokens,
       new LoginLimiter(repos.attempts(table), db, clock, config.login),
       audit,
+      twoFactor,
+      tickets,
     );
   const auth = withLimiter("login_failures");
   const dnsAuth = withLimiter("dns_login_failures");

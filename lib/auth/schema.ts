@@ -19,6 +19,8 @@ export const NewPassword = z.string().min(
 export const LoginInput = z.object({
   username: z.string().min(1).max(256),
   password: z.string().min(1).max(PASSWORD_MAX),
+  /** A TOTP code or a recovery code: required once the user has two-factor sign-in on. */
+  totp_code: z.string().max(64).optional(),
 });
 
 export const UserInfoSchema = z.object({

@@ -24,6 +24,11 @@ const VALUE_DOCS: Record<string, Record<string, unknown>> = {
     type: "boolean",
     description: 'true or false (the strings "true" and "false" are taken too)',
   },
+  "auth.two_factor_roles": {
+    type: "string",
+    description: "Comma-separated role names (viewer, operator, administrator); empty for none",
+    examples: ["administrator", "operator,administrator", ""],
+  },
 };
 
 const keys = Object.keys(SETTING_KEYS);

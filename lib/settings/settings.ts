@@ -8,6 +8,7 @@ import { type Clock, isoTime } from "../clock.ts";
 import { DomainError, FieldErrors, UnprocessableError, ValidationError } from "../errors.ts";
 import type { EventBus } from "../events/bus.ts";
 import { hostKind } from "../net/host.ts";
+import { isRole, ROLES } from "../auth/roles.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { SettingsRepo } from "./settings_repo.ts";
 
@@ -60,6 +61,22 @@ function normalizeBool(value: string): string {
   );
 }
 
+/** The key of the roles that must use two-factor sign-in (lib/auth/two_factor.ts). */
+export const TWO_FACTOR_ROLES = "auth.two_factor_roles";
+
+/** Validates a comma-separated list of role names; "" (no role) is allowed. Kept in role order. */
+export function normalizeRoles(value: string): string {
+  const names = value.split(",").map((r) => r.trim().toLowerCase()).filter(Boolean);
+  const bad = names.find((r) => !isRole(r));
+  if (bad !== undefined) {
+    throw new UnprocessableError(
+      `Setting "${TWO_FACTOR_ROLES}" takes role names (${ROLES.join(", ")}), got "${bad}"`,
+      "value",
+    );
+  }
+  return ROLES.filter((r) => names.includes(r)).join(",");
+}
+
 export const SETTING_KEYS: Record<string, KeySpec> = {
   "wireguard.server_host": {
     description: "Public host name or address that clients dial (no port)",
@@ -72,6 +89,10 @@ export const SETTING_KEYS: Record<string, KeySpec> = {
   "wireguard.server_endpoint_enabled": {
     description: "Whether client configurations get the endpoint from these settings",
     normalize: normalizeBool,
+  },
+  [TWO_FACTOR_ROLES]: {
+    description: "Roles whose users must use two-factor sign-in (comma-separated)",
+    normalize: normalizeRoles,
   },
 };
 

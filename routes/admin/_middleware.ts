@@ -9,6 +9,7 @@ import { ForbiddenError } from "@/lib/errors.ts";
 import { bearerToken, getCookie, SESSION_COOKIE } from "@/server/http/cookies.ts";
 import { gzip } from "@/server/http/compress.ts";
 import { isSameOrigin, SAFE_METHODS } from "@/server/http/same_origin.ts";
+import { twoFactorGate } from "@/server/http/two_factor_gate.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 const CSP = [
@@ -35,7 +36,13 @@ export const handler = define.middleware(async (ctx) => {
   if (auth?.via !== "token" && !SAFE_METHODS.has(ctx.req.method) && !isSameOrigin(ctx.req)) {
     throw new ForbiddenError("Cross-site request refused");
   }
-  const res = await ctx.next();
+  const gated = await twoFactorGate(
+    auth ?? undefined,
+    ctx.url.pathname,
+    ctx.services.auth.twoFactor,
+    (path) => ctx.redirect(path),
+  );
+  const res = gated ?? await ctx.next();
   if ((res.headers.get("content-type") ?? "").startsWith("text/html")) {
     res.headers.set("Content-Security-Policy", CSP);
     res.headers.set("X-Frame-Options", "DENY");

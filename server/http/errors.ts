@@ -65,7 +65,12 @@ export function mapError(err: unknown): MappedError {
     if (err instanceof AttestInitError) {
       return { status, message: "Session creation failed", headers, unexpected: true };
     }
-    const body = err instanceof UnavailableError ? err.body : undefined;
+    // A refused credential names what the caller must add (e.g. "totp_code"): clients act on `code`.
+    const body = err instanceof UnavailableError
+      ? err.body
+      : err instanceof UnauthorizedError && err.code
+      ? { code: err.code, ...(err.field ? { field: err.field } : {}) }
+      : undefined;
     // HostError messages name the failing operation; their detail stays in the log.
     return { status, message: err.message, headers, body, unexpected: err instanceof HostError };
   }

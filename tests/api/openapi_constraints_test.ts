@@ -42,6 +42,7 @@ Deno.test("the admin document lists the fixed values, name patterns and bounds t
     "wireguard.server_host",
     "wireguard.server_port",
     "wireguard.server_endpoint_enabled",
+    "auth.two_factor_roles",
   ]);
 
   for (const op of [p["/api/v1/interfaces"].post, p["/api/v1/interfaces/{id}"].put]) {

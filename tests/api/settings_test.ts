@@ -2,7 +2,7 @@ import { assertEquals, assertStringIncludes } from "../assert.ts";
 import { call, openSocket, startTestServer } from "../helpers/test_server.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-Deno.test("PUT /system/settings stores a valid value and lists all three keys", async () => {
+Deno.test("PUT /system/settings stores a valid value and lists every key", async () => {
   await using t = await startTestServer();
   const cookie = await t.login();
   const put = await call(`${t.admin}/api/v1/system/settings`, {
@@ -15,6 +15,7 @@ Deno.test("PUT /system/settings stores a valid value and lists all three keys", 
   const list = await call(`${t.admin}/api/v1/system/settings`, { headers: { cookie } });
   const keys = (list.body.settings as { key: string }[]).map((s) => s.key).sort();
   assertEquals(keys, [
+    "auth.two_factor_roles",
     "wireguard.server_endpoint_enabled",
     "wireguard.server_host",
     "wireguard.server_port",

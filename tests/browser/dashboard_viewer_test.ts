@@ -42,6 +42,7 @@ browserTest(NAME, async (browser) => {
     "Settings",
     "API tokens",
     "Password",
+    "Security",
   ]);
 
   const pages = [

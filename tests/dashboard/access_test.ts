@@ -62,7 +62,12 @@ Deno.test("a viewer's POST to every mutating dashboard page is refused with 403"
     checked++;
   }
   assert(checked >= 20, `only ${checked} mutating pages found`);
-  assertEquals(selfService.sort(), ["/account/password", "/tokens", "/tokens/:id/revoke"]);
+  assertEquals(selfService.sort(), [
+    "/account/password",
+    "/account/security",
+    "/tokens",
+    "/tokens/:id/revoke",
+  ]);
   assertEquals((await t.services.tunnels.peers.view(ids.peer)).status, "enabled");
   assertEquals((await t.services.dns.listZones()).length, 1);
   assertEquals((await t.services.tunnels.firewall.get(ids.rule)).enabled, true);

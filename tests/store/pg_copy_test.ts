@@ -1,13 +1,14 @@
 /**
  * `deno task db:copy` against a real throwaway PostgreSQL cluster: a SQLite
  * store filled through the real services (tunnels, DNS with DNSSEC and TSIG,
- * users, tokens, audit, attestation with a site) is copied whole; a second
+ * users, tokens, two-factor sign-in, audit, attestation with a site) is copied whole; a second
  * copy without --force is refused and writes nothing; --force replaces.
  */
 import { DatabaseSync } from "node:sqlite";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { loadCore } from "../../lib/attest/core.ts";
+import { base32Decode, stepAt, totpCode } from "../../lib/auth/totp.ts";
 import { sqliteTables } from "../../lib/store/pg/catalog.ts";
 import { PgStore } from "../../lib/store/pg/pg_store.ts";
 import { apiClient } from "../helpers/api_client.ts";
@@ -105,6 +106,12 @@ async function populate(dir: string): Promise<void> {
     events: ["zone.changed"],
   });
   assertEquals((await t.services.webhooks.sendTest("admin", hook.id)).status, "delivered");
+  // Last: with two-factor sign-in on, the logins above would need a code.
+  const twoFactor = t.services.auth.twoFactor;
+  const admin = (await t.services.users.credentials("admin"))!.user;
+  const enrolment = await twoFactor.begin(admin);
+  const code = await totpCode(base32Decode(enrolment.secret), stepAt(Date.now()));
+  assertEquals((await twoFactor.confirm(admin, code)).recovery_codes.length, 10);
 }
 
 Deno.test("db:copy copies every table of a populated SQLite store, refuses a non-empty target, and --force replaces", async () => {

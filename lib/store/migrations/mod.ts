@@ -7,7 +7,7 @@
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
  * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
  * 17 an index of attestation signals by site, 18 scoped DNS API keys,
- * 20 webhooks, 21 peer names in DNS, 22 the history of DNS zone records.
+ * 19 two-factor sign-in, 20 webhooks, 21 peer names in DNS, 22 the history of DNS zone records.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -29,6 +29,7 @@ import { dnsJournal } from "./0015_dns_journal.ts";
 import { tsigKeys } from "./0016_tsig_keys.ts";
 import { attestSignalsSite } from "./0017_attest_signals_site.ts";
 import { dnsApiKeys } from "./0018_dns_api_keys.ts";
+import { twoFactor } from "./0019_two_factor.ts";
 import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
 import { dnsHistory } from "./0022_dns_history.ts";
@@ -52,6 +53,7 @@ export const migrations: Migration[] = [
   tsigKeys,
   attestSignalsSite,
   dnsApiKeys,
+  twoFactor,
   webhooks,
   peerDns,
   dnsHistory,

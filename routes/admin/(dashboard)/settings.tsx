@@ -70,6 +70,7 @@ const LABELS: Record<string, string> = {
   "wireguard.server_host": "Public host",
   "wireguard.server_port": "Public port",
   "wireguard.server_endpoint_enabled": "Put this endpoint in client configurations",
+  "auth.two_factor_roles": "Roles that must use two-factor sign-in",
 };
 
 export default function Settings({ data }: PageProps<Data>) {

@@ -7,6 +7,7 @@
  */
 import { baseline } from "./0001_baseline.ts";
 import { dnsApiKeys } from "./0002_dns_api_keys.ts";
+import { twoFactor } from "./0003_two_factor.ts";
 import { webhooks } from "./0004_webhooks.ts";
 import { peerDns } from "./0005_peer_dns.ts";
 import { dnsHistory } from "./0006_dns_history.ts";
@@ -18,4 +19,11 @@ export interface PgMigration {
   sql: string;
 }
 
-export const pgMigrations: PgMigration[] = [baseline, dnsApiKeys, webhooks, peerDns, dnsHistory];
+export const pgMigrations: PgMigration[] = [
+  baseline,
+  dnsApiKeys,
+  twoFactor,
+  webhooks,
+  peerDns,
+  dnsHistory,
+];

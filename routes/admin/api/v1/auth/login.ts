@@ -1,4 +1,4 @@
-import { RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
+import { ForbiddenError, RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
 import { LoginInput, UserInfoSchema } from "@/lib/auth/schema.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
@@ -8,7 +8,7 @@ export const meta = define.meta({
   POST: {
     summary: "Log in; sets the svc_session cookie and returns the user",
     access: "public",
-    errors: [UnauthorizedError, RateLimitError],
+    errors: [UnauthorizedError, ForbiddenError, RateLimitError],
     maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: UserInfoSchema,
@@ -21,6 +21,7 @@ export const handler = define.handlers(meta, {
       ctx.body.username,
       ctx.body.password,
       clientMeta(ctx),
+      { totpCode: ctx.body.totp_code },
     );
     setSessionCookie(ctx, cookie);
     return user;

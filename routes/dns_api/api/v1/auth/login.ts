@@ -1,4 +1,4 @@
-import { RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
+import { ForbiddenError, RateLimitError, UnauthorizedError } from "@/lib/errors.ts";
 import { z } from "zod";
 import { LoginInput } from "@/lib/auth/schema.ts";
 import { clientMeta } from "@/server/http/session_cookie.ts";
@@ -9,7 +9,7 @@ export const meta = define.meta({
   POST: {
     summary: "Exchange a username and password for a JWT",
     access: "public",
-    errors: [UnauthorizedError, RateLimitError],
+    errors: [UnauthorizedError, ForbiddenError, RateLimitError],
     maxBodyBytes: LOGIN_BODY_LIMIT,
     body: LoginInput,
     response: z.object({ token: z.string(), expires_at: z.string() }),
@@ -23,6 +23,7 @@ export const handler = define.handlers(meta, {
       ctx.body.username,
       ctx.body.password,
       clientMeta(ctx),
+      { totpCode: ctx.body.totp_code },
     );
     return await services.jwt.issue(user);
   },
