@@ -7,7 +7,7 @@
  */
 import type { AuditLog } from "../audit/audit.ts";
 import type { Clock } from "../clock.ts";
-import { ConflictError, UnprocessableError } from "../errors.ts";
+import { ConflictError, ForbiddenError } from "../errors.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import { qr } from "../tunnel/qr.ts";
 import { sha256Hex } from "./secret.ts";
@@ -122,7 +122,7 @@ export class TwoFactorService {
       code.trim(),
       this.clock.now(),
     );
-    if (step === null) throw new UnprocessableError("Invalid two-factor code", "code");
+    if (step === null) throw invalidCode();
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await this.transactor.tx(async () => {
       if (!(await this.repo.enable(user.id, step, this.clock.now(), codes.map(recoveryHash)))) {
@@ -144,9 +144,7 @@ export class TwoFactorService {
 
   /** Turns 2FA off after checking a code (TOTP or recovery code). */
   async disable(user: AuthUser, code: string): Promise<void> {
-    if (!(await this.verify(user.id, code))) {
-      throw new UnprocessableError("Invalid two-factor code", "code");
-    }
+    if (!(await this.verify(user.id, code))) throw invalidCode();
     await this.transactor.tx(async () => {
       await this.repo.remove(user.id);
       await this.audit.add({
@@ -176,4 +174,12 @@ export class TwoFactorService {
     const used = await this.repo.useRecoveryCode(userId, recoveryHash(c), this.clock.now());
     return used ? "recovery" : null;
   }
+}
+
+/**
+ * A code that does not match: 403, not 422 — the request is well formed, the
+ * code is refused for what it is (as a wrong password is refused).
+ */
+function invalidCode(): ForbiddenError {
+  return new ForbiddenError("Invalid two-factor code", { field: "code", code: "totp_invalid" });
 }

@@ -5,7 +5,7 @@
  * runs inside the peer or interface change's transaction, so a refused name
  * leaves no peer change either.
  */
-import { ConflictError, UnprocessableError } from "../errors.ts";
+import { ConflictError, NotFoundError, UnprocessableError } from "../errors.ts";
 import type { TunnelContext } from "./context.ts";
 
 /** What the tunnel domain needs of DNS; built over `OwnedRecords` in the composition root. */
@@ -48,7 +48,8 @@ export async function checkDnsZone(
   }
   const zone = await ctx.names.zoneName(input);
   if (zone === undefined) {
-    throw new UnprocessableError(`${what}: zone "${input}" does not exist`, {
+    // 404 like a scoped key's missing zone: the input is well formed, the zone is absent.
+    throw new NotFoundError(`${what}: zone "${input}" does not exist`, {
       field: "dns_zone",
       code: "zone_not_found",
     });

@@ -88,7 +88,7 @@ Deno.test("a role that requires 2FA: API logins refused, dashboard sends to enro
     { _action: "disable", code: "000000" },
     cookie,
   );
-  assertEquals(wrongOff.status, 422);
+  assertEquals(wrongOff.status, 403);
   const off = await postForm(
     t,
     "/account/security",

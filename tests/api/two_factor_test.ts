@@ -48,7 +48,7 @@ async function enrol(t: TestServer, clock: ManualClock) {
     headers: { cookie },
     json: { code: await oath(secret, clock.now() - 3 * STEP) },
   });
-  assertEquals(wrong.status, 422);
+  assertEquals(wrong.status, 403);
   const done = await call(`${t.admin}/api/v1/auth/two-factor/confirm`, {
     method: "POST",
     headers: { cookie },

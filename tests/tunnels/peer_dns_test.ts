@@ -8,7 +8,7 @@
  * change either.
  */
 import { assert, assertEquals, assertRejects } from "../assert.ts";
-import { ConflictError, UnprocessableError } from "../../lib/errors.ts";
+import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { type ApiClient, apiClient } from "../helpers/api_client.ts";
 import { type DnsApi, dnsApi } from "../helpers/dns_api.ts";
 import { haveSystem } from "../helpers/system.ts";
@@ -129,11 +129,11 @@ Deno.test("a hand-made record at a peer's name is refused, left alone, and the p
   assertEquals(await a(t, `carol.${Z}`), [`carol.${Z}. IN A 192.0.2.7`]);
 
   const missing = await api.put(`/interfaces/${iface}`, { dns_zone: "absent.test" });
-  assertEquals(missing.status, 422, JSON.stringify(missing.body));
+  assertEquals(missing.status, 404, JSON.stringify(missing.body));
   const bad = await assertRejects(
     () => t.services.tunnels.interfaces.update(iface, { dns_zone: "absent.test" }, "test"),
-    UnprocessableError,
-  ) as UnprocessableError;
+    NotFoundError,
+  ) as NotFoundError;
   assertEquals([bad.field, bad.code], ["dns_zone", "zone_not_found"]);
 });
 

@@ -1,4 +1,4 @@
-import { HostError } from "@/lib/errors.ts";
+import { HostError, NotFoundError } from "@/lib/errors.ts";
 import { PageQuery } from "@/lib/paging.ts";
 import { interfaceCreateSchema } from "@/lib/tunnel/schemas.ts";
 import { InterfaceListSchema, InterfaceSchema } from "@/lib/tunnel/response_schemas.ts";
@@ -15,9 +15,9 @@ export const meta = define.meta({
   },
   POST: {
     summary:
-      "Create an overlay interface (key pair generated) and bring it up on the host; 409 for a duplicate name, address or port, 422 for a port or MTU out of range",
+      "Create an overlay interface (key pair generated) and bring it up on the host; 409 for a duplicate name, address or port, 422 for a port or MTU out of range, 404 for a `dns_zone` that does not exist",
     access: "operator",
-    errors: [HostError],
+    errors: [HostError, NotFoundError],
     body: interfaceCreateSchema,
     response: InterfaceSchema,
     status: Status.Created,
