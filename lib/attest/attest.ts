@@ -6,14 +6,14 @@
  * not; the reason goes to the counters behind `/metrics`.
  */
 import type { Clock } from "../clock.ts";
-import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
+import { RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Transactor } from "../store/transactor.ts";
 import type { Core } from "./core.ts";
 import { Ed25519Verifier } from "./ed25519.ts";
 import { GroupCommit } from "./group_commit.ts";
-import { newSession } from "./new_session.ts";
+import { initFailure, initResponse, newSession } from "./new_session.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomHex } from "./random_pool.ts";
 import type { Accepted, HeartbeatOutcome, HeartbeatRequest, InitResponse } from "./messages.ts";
@@ -205,22 +205,9 @@ export class AttestService {
       this.#verifier.prime(session.public_key);
       this.counters.add("sessionsCreated");
       if (entry) this.sites.counters.add(entry.slot, "sessionsCreated");
-      return {
-        session_id: session.session_id,
-        salt: session.salt,
-        opcodes_b64: session.program,
-        initial_hash: session.last_hash,
-        expires_at: session.expires_at,
-        heartbeat_min_interval_ms: this.#options.heartbeatMinMs,
-        heartbeat_max_interval_ms: this.#options.heartbeatMaxMs,
-        gene_size: session.gene_state.length,
-        mutation_step: 1,
-        mutation_order_b64: session.pending_order,
-      };
+      return initResponse(session, this.#options);
     } catch (err) {
-      this.counters.add("initFailures");
-      this.#log.warn("attestation init failed", { reason: (err as Error).message });
-      throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
+      throw initFailure(err, this.counters, this.#log);
     }
   }
 

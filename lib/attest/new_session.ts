@@ -5,6 +5,8 @@ import { isValidPublicKey } from "./ed25519.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
 import { randomProgram } from "./program.ts";
 import { randomHex } from "./random_pool.ts";
+import type { Logger } from "../log/log.ts";
+import type { InitResponse } from "./messages.ts";
 import type { AttestSession } from "./session_repo.ts";
 
 /** Sessions expire after 30 minutes without an accepted heartbeat. */
@@ -39,4 +41,37 @@ export function newSession(
     expires_at: env.now + SESSION_TTL_MS,
     site_id: siteId,
   };
+}
+
+/** `/init`'s answer for a session just stored (both engines answer alike). */
+export function initResponse(
+  s: AttestSession,
+  options: { heartbeatMinMs: number; heartbeatMaxMs: number },
+): InitResponse {
+  return {
+    session_id: s.session_id,
+    salt: s.salt,
+    opcodes_b64: s.program,
+    initial_hash: s.last_hash,
+    expires_at: s.expires_at,
+    heartbeat_min_interval_ms: options.heartbeatMinMs,
+    heartbeat_max_interval_ms: options.heartbeatMaxMs,
+    gene_size: s.gene_state.length,
+    mutation_step: 1,
+    mutation_order_b64: s.pending_order,
+  };
+}
+
+/**
+ * A failed `/init`, counted and logged by reason only; the client gets the
+ * spec's bare AttestInitError, whatever the cause.
+ */
+export function initFailure(
+  err: unknown,
+  counters: { add(name: "initFailures"): void },
+  log: Logger,
+): AttestInitError {
+  counters.add("initFailures");
+  log.warn("attestation init failed", { reason: (err as Error).message });
+  return err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
 }

@@ -10,7 +10,7 @@
  * failed compare-and-set drops the entry, so the next heartbeat reads the row.
  */
 import type { Clock } from "../clock.ts";
-import { AttestInitError, RateLimitError, UnavailableError } from "../errors.ts";
+import { RateLimitError, UnavailableError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
 import { addressKey } from "../net/client_address.ts";
 import type { Core } from "./core.ts";
@@ -18,7 +18,7 @@ import { Ed25519Verifier } from "./ed25519.ts";
 import type { Accepted, HeartbeatOutcome, HeartbeatRequest, InitResponse } from "./messages.ts";
 import { AttestCounters, type RejectReason, renderMetrics } from "./metrics.ts";
 import { randomMutationOrder } from "./mutation_order.ts";
-import { newSession, SESSION_TTL_MS } from "./new_session.ts";
+import { initFailure, initResponse, newSession, SESSION_TTL_MS } from "./new_session.ts";
 import { randomHex } from "./random_pool.ts";
 import { SlidingWindowLimiter } from "./rate_limiter.ts";
 import { SharedSessionCache } from "./session_cache.ts";
@@ -176,22 +176,9 @@ export class PgAttestService {
       this.#verifier.prime(s.public_key);
       this.counters.add("sessionsCreated");
       if (entry) this.sites.counters.add(entry.slot, "sessionsCreated");
-      return {
-        session_id: s.session_id,
-        salt: s.salt,
-        opcodes_b64: s.program,
-        initial_hash: s.last_hash,
-        expires_at: s.expires_at,
-        heartbeat_min_interval_ms: options.heartbeatMinMs,
-        heartbeat_max_interval_ms: options.heartbeatMaxMs,
-        gene_size: s.gene_state.length,
-        mutation_step: 1,
-        mutation_order_b64: s.pending_order,
-      };
+      return initResponse(s, options);
     } catch (err) {
-      this.counters.add("initFailures");
-      this.#d.log.warn("attestation init failed", { reason: (err as Error).message });
-      throw err instanceof AttestInitError ? err : new AttestInitError("Session creation failed");
+      throw initFailure(err, this.counters, this.#d.log);
     }
   }
 

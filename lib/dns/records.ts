@@ -108,6 +108,26 @@ export async function getRecord(ctx: DnsContext, zone: string, id: string): Prom
   return toRecord(await recordOf(ctx, z.name, id));
 }
 
+/**
+ * One record step in its own transaction, then the serial (with the history
+ * entry `<verb> <type> record "<name>"`) and the zone's change announcement.
+ */
+async function oneRecordChange(
+  ctx: DnsContext,
+  actor: string,
+  zone: string,
+  [action, verb]: [string, string],
+  step: (z: ZoneRow) => Promise<RecordRow>,
+): Promise<RecordRow> {
+  return await ctx.transactor.tx(async () => {
+    const z = await zoneOf(ctx, zone);
+    const row = await step(z);
+    const summary = `${verb} ${row.type} record "${row.name}"`;
+    await zoneChanged(ctx, z.name, action, await bumpSerial(ctx, z.name, { actor, summary }));
+    return row;
+  });
+}
+
 /** Creates a record after validating its data and the zone rules. */
 export async function createRecord(
   ctx: DnsContext,
@@ -115,20 +135,14 @@ export async function createRecord(
   zone: string,
   input: CreateRecordInput,
 ): Promise<DnsRecord> {
-  return await ctx.transactor.tx(async () => {
-    const z = await zoneOf(ctx, zone);
-    const row = await insertRecord(ctx, actor, z, input);
-    await zoneChanged(
-      ctx,
-      z.name,
-      "record_created",
-      await bumpSerial(ctx, z.name, {
-        actor,
-        summary: `Created ${row.type} record "${row.name}"`,
-      }),
-    );
-    return toRecord(row);
-  });
+  const row = await oneRecordChange(
+    ctx,
+    actor,
+    zone,
+    ["record_created", "Created"],
+    (z) => insertRecord(ctx, actor, z, input),
+  );
+  return toRecord(row);
 }
 
 /** Changes a record's value and/or TTL. */
@@ -139,20 +153,14 @@ export async function updateRecord(
   id: string,
   input: UpdateRecordInput,
 ): Promise<DnsRecord> {
-  return await ctx.transactor.tx(async () => {
-    const z = await zoneOf(ctx, zone);
-    const row = await modifyRecord(ctx, actor, z, id, input);
-    await zoneChanged(
-      ctx,
-      z.name,
-      "record_updated",
-      await bumpSerial(ctx, z.name, {
-        actor,
-        summary: `Updated ${row.type} record "${row.name}"`,
-      }),
-    );
-    return toRecord(row);
-  });
+  const row = await oneRecordChange(
+    ctx,
+    actor,
+    zone,
+    ["record_updated", "Updated"],
+    (z) => modifyRecord(ctx, actor, z, id, input),
+  );
+  return toRecord(row);
 }
 
 /** Deletes a record; the SOA cannot be deleted. */
@@ -162,20 +170,14 @@ export async function deleteRecord(
   zone: string,
   id: string,
 ): Promise<{ success: true; message: string }> {
-  return await ctx.transactor.tx(async () => {
-    const z = await zoneOf(ctx, zone);
-    const row = await removeRecord(ctx, actor, z, id);
-    await zoneChanged(
-      ctx,
-      z.name,
-      "record_deleted",
-      await bumpSerial(ctx, z.name, {
-        actor,
-        summary: `Deleted ${row.type} record "${row.name}"`,
-      }),
-    );
-    return { success: true as const, message: `Record "${id}" deleted` };
-  });
+  await oneRecordChange(
+    ctx,
+    actor,
+    zone,
+    ["record_deleted", "Deleted"],
+    (z) => removeRecord(ctx, actor, z, id),
+  );
+  return { success: true as const, message: `Record "${id}" deleted` };
 }
 
 /** Validates and stores one new record of zone `z`, audited; the caller bumps the serial. */

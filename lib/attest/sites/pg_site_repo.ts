@@ -23,38 +23,44 @@ function nameTaken(err: unknown, what: string, name: string): unknown {
   });
 }
 
+const COLUMNS = [
+  "id",
+  "name",
+  "site_key",
+  "secret_hash",
+  "origins",
+  "min_chain",
+  "token_ttl_s",
+  "counter_slot",
+  "created_at",
+  "updated_at",
+];
+
 export class PgSiteRepo implements SiteRepoAsync {
   constructor(private readonly db: PgAsync) {}
 
   async all(): Promise<SiteRow[]> {
     const rows = await this.db.sql<StoredSite[]>`
-      SELECT id, name, site_key, secret_hash, origins, min_chain, token_ttl_s, counter_slot,
-             created_at, updated_at
-      FROM attest_sites ORDER BY name`;
+      SELECT ${this.db.sql(COLUMNS)} FROM attest_sites ORDER BY name`;
     return rows.map((r) => toRow(r)!);
   }
 
-  async byId(id: string): Promise<SiteRow | undefined> {
-    const [r] = await this.db.sql<StoredSite[]>`
-      SELECT id, name, site_key, secret_hash, origins, min_chain, token_ttl_s, counter_slot,
-             created_at, updated_at
-      FROM attest_sites WHERE id = ${id}`;
-    return toRow(r);
+  byId(id: string): Promise<SiteRow | undefined> {
+    return this.#one("id", id);
   }
 
-  async byName(name: string): Promise<SiteRow | undefined> {
-    const [r] = await this.db.sql<StoredSite[]>`
-      SELECT id, name, site_key, secret_hash, origins, min_chain, token_ttl_s, counter_slot,
-             created_at, updated_at
-      FROM attest_sites WHERE name = ${name}`;
-    return toRow(r);
+  byName(name: string): Promise<SiteRow | undefined> {
+    return this.#one("name", name);
   }
 
-  async bySecretHash(hash: string): Promise<SiteRow | undefined> {
+  bySecretHash(hash: string): Promise<SiteRow | undefined> {
+    return this.#one("secret_hash", hash);
+  }
+
+  /** The site whose `column` is `value`. */
+  async #one(column: "id" | "name" | "secret_hash", value: string) {
     const [r] = await this.db.sql<StoredSite[]>`
-      SELECT id, name, site_key, secret_hash, origins, min_chain, token_ttl_s, counter_slot,
-             created_at, updated_at
-      FROM attest_sites WHERE secret_hash = ${hash}`;
+      SELECT ${this.db.sql(COLUMNS)} FROM attest_sites WHERE ${this.db.sql(column)} = ${value}`;
     return toRow(r);
   }
 
