@@ -30,7 +30,6 @@ import { closeEngine, openPgEngine } from "../lib/store/open_engine.ts";
 import { Store } from "../lib/store/store.ts";
 import { startDnsListener } from "../server/listeners/dns/listener.ts";
 import { startNsd } from "../tests/dns/nsd.ts";
-import { freeDualPort } from "../tests/helpers/ports.ts";
 import { run, which } from "../tests/helpers/system.ts";
 import { storeArgs } from "./lib/store_args.ts";
 
@@ -160,7 +159,7 @@ const queries = `${dir}/queries.txt`;
 await Deno.writeTextFile(queries, queryFile());
 
 const listener = startDnsListener(
-  { hostname: "127.0.0.1", port: freeDualPort() },
+  { hostname: "127.0.0.1", port: 0 },
   new DnsResponder(index, { axfrAllowed: parseAcl(["127.0.0.1"]) }),
 );
 try {

@@ -19,7 +19,6 @@ import { ATTEST_STORE_TUNING } from "../../lib/attest/store_tuning.ts";
 import { SqliteAsync } from "../../lib/store/sqlite_async.ts";
 import { Store } from "../../lib/store/store.ts";
 import { type DnsListener, startDnsListener } from "../../server/listeners/dns/listener.ts";
-import { freeDualPort } from "../helpers/ports.ts";
 
 export interface DnsStack extends AsyncDisposable {
   dir: string;
@@ -70,7 +69,8 @@ export async function startDnsStack(
   });
   const tsig = service.tsig;
   const listener = startDnsListener(
-    { hostname: "127.0.0.1", port: freeDualPort(), tcp: opts.tcp, logger: opts.log },
+    // Port 0: the listener binds UDP and TCP on one port the OS picks (no race with other tests).
+    { hostname: "127.0.0.1", port: 0, tcp: opts.tcp, logger: opts.log },
     responder,
   );
   return {
