@@ -147,8 +147,8 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const stopHousekeeping = startHousekeeping(cluster.elector, log, {
     attest: () => attest.purgeExpired(),
     sessions: () => sessions.purgeExpired(),
+    peerLimits: () => tunnels.limitEnforcer.due(),
   });
-
   return {
     ...common,
     users,

@@ -103,25 +103,26 @@ import * as $99 from "./admin/api/v1/peers/[id].ts";
 import * as $100 from "./admin/api/v1/peers/[id]/config.ts";
 import * as $101 from "./admin/api/v1/peers/[id]/disable.ts";
 import * as $102 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $103 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $104 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $105 from "./admin/api/v1/peers/index.ts";
-import * as $106 from "./admin/api/v1/reconcile/apply.ts";
-import * as $107 from "./admin/api/v1/reconcile/plan.ts";
-import * as $108 from "./admin/api/v1/routes/[id].ts";
-import * as $109 from "./admin/api/v1/routes/index.ts";
-import * as $110 from "./admin/api/v1/system/health.ts";
-import * as $111 from "./admin/api/v1/system/index.ts";
-import * as $112 from "./admin/api/v1/system/settings.ts";
-import * as $113 from "./admin/api/v1/system/version.ts";
-import * as $114 from "./admin/api/v1/webhooks/[id].ts";
-import * as $115 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
-import * as $116 from "./admin/api/v1/webhooks/[id]/test.ts";
-import * as $117 from "./admin/api/v1/webhooks/index.ts";
-import * as $118 from "./admin/api/v1/ws.ts";
-import * as $119 from "./admin/login.tsx";
-import * as $120 from "./admin/logout.ts";
-import * as $121 from "./admin/static/[...path].ts";
+import * as $103 from "./admin/api/v1/peers/[id]/limits.ts";
+import * as $104 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $105 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $106 from "./admin/api/v1/peers/index.ts";
+import * as $107 from "./admin/api/v1/reconcile/apply.ts";
+import * as $108 from "./admin/api/v1/reconcile/plan.ts";
+import * as $109 from "./admin/api/v1/routes/[id].ts";
+import * as $110 from "./admin/api/v1/routes/index.ts";
+import * as $111 from "./admin/api/v1/system/health.ts";
+import * as $112 from "./admin/api/v1/system/index.ts";
+import * as $113 from "./admin/api/v1/system/settings.ts";
+import * as $114 from "./admin/api/v1/system/version.ts";
+import * as $115 from "./admin/api/v1/webhooks/[id].ts";
+import * as $116 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
+import * as $117 from "./admin/api/v1/webhooks/[id]/test.ts";
+import * as $118 from "./admin/api/v1/webhooks/index.ts";
+import * as $119 from "./admin/api/v1/ws.ts";
+import * as $120 from "./admin/login.tsx";
+import * as $121 from "./admin/logout.ts";
+import * as $122 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -228,23 +229,24 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/peers/[id]/config.ts": $100,
   "api/v1/peers/[id]/disable.ts": $101,
   "api/v1/peers/[id]/enable.ts": $102,
-  "api/v1/peers/[id]/qr.ts": $103,
-  "api/v1/peers/[id]/revoke.ts": $104,
-  "api/v1/peers/index.ts": $105,
-  "api/v1/reconcile/apply.ts": $106,
-  "api/v1/reconcile/plan.ts": $107,
-  "api/v1/routes/[id].ts": $108,
-  "api/v1/routes/index.ts": $109,
-  "api/v1/system/health.ts": $110,
-  "api/v1/system/index.ts": $111,
-  "api/v1/system/settings.ts": $112,
-  "api/v1/system/version.ts": $113,
-  "api/v1/webhooks/[id].ts": $114,
-  "api/v1/webhooks/[id]/deliveries.ts": $115,
-  "api/v1/webhooks/[id]/test.ts": $116,
-  "api/v1/webhooks/index.ts": $117,
-  "api/v1/ws.ts": $118,
-  "login.tsx": $119,
-  "logout.ts": $120,
-  "static/[...path].ts": $121,
+  "api/v1/peers/[id]/limits.ts": $103,
+  "api/v1/peers/[id]/qr.ts": $104,
+  "api/v1/peers/[id]/revoke.ts": $105,
+  "api/v1/peers/index.ts": $106,
+  "api/v1/reconcile/apply.ts": $107,
+  "api/v1/reconcile/plan.ts": $108,
+  "api/v1/routes/[id].ts": $109,
+  "api/v1/routes/index.ts": $110,
+  "api/v1/system/health.ts": $111,
+  "api/v1/system/index.ts": $112,
+  "api/v1/system/settings.ts": $113,
+  "api/v1/system/version.ts": $114,
+  "api/v1/webhooks/[id].ts": $115,
+  "api/v1/webhooks/[id]/deliveries.ts": $116,
+  "api/v1/webhooks/[id]/test.ts": $117,
+  "api/v1/webhooks/index.ts": $118,
+  "api/v1/ws.ts": $119,
+  "login.tsx": $120,
+  "logout.ts": $121,
+  "static/[...path].ts": $122,
 };

@@ -55,6 +55,20 @@ export interface EventMap {
     rx_bytes: number;
     tx_bytes: number;
   };
+  /**
+   * Palisade disabled a peer that used up its traffic quota for the period
+   * (docs/peer_lifecycle.md); sent after the host dropped it.
+   */
+  PeerQuotaReached: {
+    id: string;
+    interface_id: string;
+    name: string;
+    quota_bytes: number;
+    used_bytes: number;
+    period_start: string;
+  };
+  /** Palisade disabled a peer whose expiry passed (docs/peer_lifecycle.md). */
+  PeerExpired: { id: string; interface_id: string; name: string; expires_at: string };
   /** A setting changed; secret values are never sent. */
   SettingsChanged: { key: string; value: string | null; is_secret: boolean };
   /** Drift between stored and live host state was detected by the periodic pass. */

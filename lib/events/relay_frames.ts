@@ -43,6 +43,8 @@ export const RELAY_RULES: Record<EventType, RelayRule> = {
   RouteChanged: { relay: true },
   FirewallChanged: { relay: true },
   PeerHandshake: { relay: true },
+  PeerQuotaReached: { relay: true },
+  PeerExpired: { relay: true },
   SettingsChanged: { relay: true, free: ["value"] },
   DriftDetected: { relay: true, free: ["interfaces"] },
   BackupRestored: { relay: false },

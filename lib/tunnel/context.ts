@@ -7,6 +7,7 @@ import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { FirewallRepo } from "./firewall/firewall_repo.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
+import type { LimitsRepo } from "./lifecycle/limits_repo.ts";
 import type { NetworkRepo } from "./networks/network_repo.ts";
 import type { PeerNamePublisher } from "./peer_dns.ts";
 import type { PeerRepo } from "./peer_repo.ts";
@@ -20,6 +21,8 @@ export interface TunnelRepos {
   networkRepo: NetworkRepo;
   routeRepo: RouteRepo;
   firewallRepo: FirewallRepo;
+  /** Peer expiry and quotas (lifecycle/). */
+  limitsRepo: LimitsRepo;
 }
 
 export interface TunnelContext extends TunnelRepos {

@@ -17,6 +17,8 @@ export interface MonitorOptions {
   pollMs?: number;
   /** Apply drift automatically instead of only reporting it. */
   autoReconcile?: boolean;
+  /** Called with each pass's host read, after the pass (peer quotas: lifecycle/enforce.ts). */
+  onState?: (state: LiveState) => Promise<void>;
 }
 
 export interface PassResult {
@@ -30,6 +32,7 @@ export interface PassResult {
 export class TunnelMonitor {
   readonly pollMs: number;
   readonly autoReconcile: boolean;
+  readonly #onState?: (state: LiveState) => Promise<void>;
   #handshakes = new Map<string, number>();
   #baseline = false;
   #driftSignature = "";
@@ -48,6 +51,7 @@ export class TunnelMonitor {
   ) {
     this.pollMs = opts.pollMs ?? 5000;
     this.autoReconcile = opts.autoReconcile ?? false;
+    this.#onState = opts.onState;
     this.#links = new LinkWatch(ctx.events);
   }
 
@@ -79,9 +83,10 @@ export class TunnelMonitor {
   async pass(): Promise<PassResult> {
     const { host, telemetry, log } = this.ctx;
     let result: PassResult;
+    let read: LiveState | null = null;
     try {
       result = await host.run(async () => {
-        const state = await telemetry.state(0);
+        const state = read = await telemetry.state(0);
         const handshakes = await this.#emitHandshakes(state);
         // Changes committed but not yet applied are not drift, nor link changes underneath.
         const settled = state && host.pending === 0 ? state : null;
@@ -100,6 +105,10 @@ export class TunnelMonitor {
     }
     if (result.drift) this.#report(result.drift);
     this.last = result;
+    // Outside host.run: enforcing a limit applies a peer change to the host.
+    if (read && this.#onState) {
+      await this.#onState(read).catch((err) => log.warn("Peer accounting failed", { error: err }));
+    }
     if (result.drift?.length && this.autoReconcile) {
       await this.reconciler.apply("system").catch((err) =>
         log.error("Automatic reconcile failed", { error: err })

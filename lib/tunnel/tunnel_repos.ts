@@ -9,6 +9,8 @@ import type { TunnelRepos } from "./context.ts";
 import { SqliteFirewallRepo } from "./firewall/firewall_repo.ts";
 import { PgFirewallRepo } from "./firewall/pg_firewall_repo.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
+import { SqliteLimitsRepo } from "./lifecycle/limits_repo.ts";
+import { PgLimitsRepo } from "./lifecycle/pg_limits_repo.ts";
 import { SqliteNetworkRepo } from "./networks/network_repo.ts";
 import { PgNetworkRepo } from "./networks/pg_network_repo.ts";
 import { PgInterfaceRepo } from "./pg_interface_repo.ts";
@@ -26,6 +28,7 @@ export function sqliteTunnelRepos(store: Store): TunnelRepos {
     networkRepo: new SqliteNetworkRepo(db),
     routeRepo: new SqliteRouteRepo(db),
     firewallRepo: new SqliteFirewallRepo(db),
+    limitsRepo: new SqliteLimitsRepo(db),
   };
 }
 
@@ -37,5 +40,6 @@ export function pgTunnelRepos(db: PgAsync): TunnelRepos {
     networkRepo: new PgNetworkRepo(db),
     routeRepo: new PgRouteRepo(db),
     firewallRepo: new PgFirewallRepo(db),
+    limitsRepo: new PgLimitsRepo(db),
   };
 }

@@ -21,6 +21,8 @@ import { applyRelayedChanges } from "./relayed_changes.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
 import { InterfaceService } from "./interface_service.ts";
 import { TunnelMonitor } from "./monitor.ts";
+import { LimitEnforcer } from "./lifecycle/enforce.ts";
+import { PeerLimitsService } from "./lifecycle/limits_service.ts";
 import { NetworkService } from "./networks/network_service.ts";
 import { PeerService } from "./peer_service.ts";
 import { Reconciler, type ReconcileResult } from "./reconcile.ts";
@@ -69,6 +71,10 @@ export interface Tunnels {
   upstreams: UpstreamService;
   reconciler: Reconciler;
   monitor: TunnelMonitor;
+  /** Peer expiry and traffic quotas (docs/peer_lifecycle.md). */
+  limits: PeerLimitsService;
+  /** Enforces them: `due()` runs on the housekeeping tick, accounting after each monitor pass. */
+  limitEnforcer: LimitEnforcer;
   telemetry: Telemetry;
   driver: HostDriver;
   /** GET /client-profiles */
@@ -112,14 +118,11 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     names: opts.names,
   };
   const reconciler = new Reconciler(ctx);
-  const monitor = new TunnelMonitor(ctx, reconciler, {
-    pollMs: opts.pollMs,
-    autoReconcile: opts.autoReconcile,
-  });
+  const peers = new PeerService(ctx, opts.serverEndpoint);
+  const { monitor, ...lifecycle } = monitorWithLimits(ctx, reconciler, peers, opts);
   const networks = new NetworkService(ctx);
   const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
-  const peers = new PeerService(ctx, opts.serverEndpoint);
   return {
     interfaces,
     peers,
@@ -129,6 +132,7 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     firewall: new FirewallService(ctx),
     reconciler,
     monitor,
+    ...lifecycle,
     telemetry,
     driver: opts.driver,
     listClientProfiles: clientProfiles,
@@ -172,6 +176,22 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     netDiagnostics: (part) => netDiagnostics(part, opts.driver, reconciler),
     counts: () => repos.interfaceRepo.counts(),
   };
+}
+
+/** The periodic pass, feeding each host read to the peer limits (lifecycle/enforce.ts). */
+function monitorWithLimits(
+  ctx: TunnelContext,
+  reconciler: Reconciler,
+  peers: PeerService,
+  opts: TunnelOptions,
+): { monitor: TunnelMonitor; limits: PeerLimitsService; limitEnforcer: LimitEnforcer } {
+  const limitEnforcer = new LimitEnforcer(ctx, peers);
+  const monitor = new TunnelMonitor(ctx, reconciler, {
+    pollMs: opts.pollMs,
+    autoReconcile: opts.autoReconcile,
+    onState: (state) => limitEnforcer.account(state),
+  });
+  return { monitor, limits: new PeerLimitsService(ctx, limitEnforcer), limitEnforcer };
 }
 
 /** Gives interfaces stored before networks existed their network; logs, never throws. */

@@ -2,8 +2,8 @@
  * The event types a webhook can subscribe to (docs/webhooks.md, "Events"),
  * each from the event bus: some as they are, some derived (a peer's
  * connection from its handshake age, a burst of failed sign-ins from the
- * audit log). Peer quota and expiry events belong to the peer lifecycle
- * feature and are not here yet.
+ * audit log). The peer quota and expiry events come from the peer
+ * lifecycle (docs/peer_lifecycle.md).
  */
 export const WEBHOOK_EVENTS = {
   "zone.changed": "A DNS zone or its records changed (ZoneChanged)",
@@ -11,6 +11,8 @@ export const WEBHOOK_EVENTS = {
   "peer.changed": "A peer was created, updated, deleted, enabled, disabled or revoked",
   "peer.connected": "A peer's latest handshake became recent",
   "peer.disconnected": "A peer's latest handshake grew older than the disconnect age",
+  "peer.quota_reached": "A peer used up its traffic quota for the period and was disabled",
+  "peer.expired": "A peer's expiry passed and it was disabled",
   "auth.login_failures": "Failed sign-ins reached the threshold within the window",
 } as const;
 

@@ -76,6 +76,12 @@ function translate(
     case "PeerChanged":
       emit("peer.changed", { ...event.payload });
       return;
+    case "PeerQuotaReached":
+      emit("peer.quota_reached", { ...event.payload });
+      return;
+    case "PeerExpired":
+      emit("peer.expired", { ...event.payload });
+      return;
     case "PeerHandshake": {
       const up = peers.seen(event.payload, d.clock.now());
       if (up) emit("peer.connected", handshakeData(up));
