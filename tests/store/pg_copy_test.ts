@@ -47,7 +47,9 @@ async function populate(dir: string): Promise<void> {
     (await api.post(`/interfaces/${iface.id}/peers`, { name: "p1", preshared_key: true })).status,
     201,
   );
-  await api.post(`/interfaces/${iface.id}/peers`, { name: "p2" });
+  const p2 = (await api.post(`/interfaces/${iface.id}/peers`, { name: "p2" })).body;
+  // Peer limits (docs/peer_lifecycle.md).
+  assertEquals((await api.put(`/peers/${p2.id}/limits`, { quota_bytes: 1_000_000 })).status, 200);
   await t.addUser("olga", "operator");
   await t.createToken("ci");
   const bad = await call(`${t.admin}/api/v1/auth/login`, {
