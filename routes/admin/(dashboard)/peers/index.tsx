@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { noticeFor, NOTICES } from "@/components/notices.ts";
+import { LimitsTable } from "@/components/peers/peer_usage.tsx";
+import type { LimitsView } from "@/lib/tunnel/lifecycle/limits_service.ts";
 import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
 import { isFiltered, type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
@@ -32,6 +34,8 @@ export const meta = define.meta({
 });
 
 interface Data {
+  /** The listed peers that have an expiry or a quota. */
+  limited: { id: string; name: string; limits: LimitsView }[];
   table: Pick<PeerTableProps, "rows" | "ifaces">;
   total: number;
   limit: number;
@@ -68,7 +72,12 @@ export const handler = define.handlers(meta, {
         ? peers.length
         : await tunnels.peers.count(filter);
     }
+    const limits = await tunnels.limits.all();
     return page<Data>({
+      limited: peers.flatMap((p) => {
+        const l = limits.get(p.id);
+        return l ? [{ id: p.id, name: p.name, limits: l }] : [];
+      }),
       table: peerRows(peers),
       total,
       limit,
@@ -120,6 +129,7 @@ export default function Peers({ data, url }: PageProps<Data>) {
             empty={filtered ? "No peer matches this filter." : "No peers yet."}
           />
         )}
+      <LimitsTable peers={data.limited} />
       <Pagination
         url={url}
         total={data.total}

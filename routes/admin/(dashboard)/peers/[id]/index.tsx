@@ -10,6 +10,8 @@ import {
 import { ConfigSection } from "@/components/peers/config_section.tsx";
 import { PeerFacts } from "@/components/peers/peer_facts.tsx";
 import { PeerManage } from "@/components/peers/peer_manage.tsx";
+import { LimitsSummary } from "@/components/peers/peer_usage.tsx";
+import type { LimitsView } from "@/lib/tunnel/lifecycle/limits_service.ts";
 import { peerRows } from "@/components/peers/peer_rows.ts";
 import {
   PeerSettingsBody,
@@ -41,6 +43,7 @@ export const meta = define.meta({
 
 interface Data {
   peer: PeerWithTelemetry;
+  limits: LimitsView;
   table: Pick<PeerTableProps, "rows" | "ifaces">;
   now: number;
   canEdit: boolean;
@@ -62,6 +65,7 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
   const ep = await settings.serverEndpoint();
   return {
     peer,
+    limits: await tunnels.limits.get(peer.id),
     table: peerRows([peer]),
     now: Date.now(),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
@@ -140,6 +144,7 @@ export default function Peer({ data }: PageProps<Data>) {
         />
       </section>
       <PeerFacts peer={peer} />
+      <LimitsSummary peerId={peer.id} limits={data.limits} canEdit={data.canEdit} />
       {data.canEdit && <PeerManage peer={peer} form={data.form} actionError={data.actionError} />}
     </Page>
   );
