@@ -8,6 +8,7 @@ import { FormActions, PostForm } from "@/components/post_form.tsx";
 import type { RoutingProfile } from "@/lib/tunnel/validate.ts";
 import { formFailure, type FormState, optionalInt, optionalText } from "@/server/http/form.ts";
 import { Checked, PEER_FIELDS, PeerText, ROUTING_OPTIONS } from "./peer_fields.ts";
+import { LIMITS_FIELD_NAMES, LIMITS_FIELDS, LimitsFields } from "./limits_fields.tsx";
 
 /** The form's fields as posted. */
 export const NewPeerBody = z.object({
@@ -16,10 +17,16 @@ export const NewPeerBody = z.object({
   public_key: PeerText,
   preshared_key: Checked,
   enabled: Checked,
+  ...LIMITS_FIELDS,
 });
 
 /** The fields a refusal can be about. */
-const FIELDS = ["interface_id", ...Object.keys(PEER_FIELDS), "public_key"];
+const FIELDS = [
+  "interface_id",
+  ...Object.keys(PEER_FIELDS),
+  "public_key",
+  ...LIMITS_FIELD_NAMES,
+];
 
 const ADVANCED = ["allowed_ips", "keepalive", "mtu", "public_key"];
 
@@ -50,7 +57,9 @@ export function newPeerInput(values: Values) {
 
 /** A refused peer as form state. */
 export function newPeerFailure(err: unknown, values: Values): { form: FormState; status: number } {
-  return formFailure(err, values, FIELDS);
+  return formFailure(err, values, FIELDS, {
+    aliases: { quota_bytes: "quota_mib", quota_period_days: "period_days" },
+  });
 }
 
 /** The new-peer form, on an interface of `interfaces`. */
@@ -89,6 +98,7 @@ export function NewPeerForm(
         help="Written into the client's configuration."
       />
       <Advanced form={form} />
+      <LimitsFields form={form} />
       <Check
         form={form}
         name="enabled"

@@ -1,7 +1,8 @@
 /**
  * The dashboard's peer limits (docs/peer_lifecycle.md): the form sets an
- * expiry and a quota (a bad value is refused next to its field), and the
- * peer page and the peers list show the usage bar and the days left.
+ * expiry and a quota (a bad value is refused next to its field), the new
+ * peer form sets them with the peer, and the peer page and the peers list
+ * show the usage bar and the days left.
  */
 import { assert, assertEquals } from "../assert.ts";
 import { fieldError, getPage, postForm } from "../helpers/dashboard.ts";
@@ -70,4 +71,31 @@ Deno.test("peer limits pages: the form sets expiry and quota; the peer page and 
     assert(html.includes("1.0 MiB of 4.0 MiB"), `${path}: usage text`);
     assert(html.includes("12 days left"), `${path}: days left`);
   }
+});
+
+Deno.test("new peer form: a quota and period given with the peer are stored; a bad one creates no peer", async () => {
+  await using t = await startTestServer();
+  const cookie = await t.login();
+  const api = apiClient(t.admin, { cookie });
+  const iface = (await api.post("/interfaces", { name: "wg8", address_v4: "10.63.0.1/24" })).body;
+  const base = { interface_id: iface.id, profile: "full-tunnel", expires_at: "" };
+  const bad = await postForm(t, "/peers/new", {
+    ...base,
+    name: "bad",
+    quota_mib: "2",
+    period_days: "weekly",
+  }, cookie);
+  assertEquals(bad.status, 400);
+  assert(fieldError(await bad.text(), "f-period_days")?.includes("days"));
+  assertEquals((await api.get("/peers")).body.total, 0);
+  const made = await postForm(t, "/peers/new", {
+    ...base,
+    name: "phone",
+    quota_mib: "2",
+    period_days: "7",
+  }, cookie);
+  assertEquals(made.status, 303);
+  const id = made.headers.get("location")!.split("/")[2].split("?")[0];
+  const limits = (await api.get(`/peers/${id}/limits`)).body;
+  assertEquals([limits.quota_bytes, limits.quota_period_days], [2 * 1024 * 1024, 7]);
 });

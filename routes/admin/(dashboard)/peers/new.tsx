@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Page } from "@/components/page.tsx";
+import { anyLimit, limitsInputOf } from "@/components/peers/limits_fields.tsx";
 import {
   type InterfaceChoice,
   NewPeerBody,
@@ -57,11 +58,15 @@ export const handler = define.handlers(meta, {
     const v = ctx.body;
     const values = { ...v, preshared_key: v.preshared_key ?? "", enabled: v.enabled ?? "" };
     try {
-      const peer = await ctx.services.tunnels.peers.create(
+      // Checked before the peer is made, so a refused limit creates nothing.
+      const limits = anyLimit(values) ? limitsInputOf(values) : null;
+      const { tunnels } = ctx.services;
+      const peer = await tunnels.peers.create(
         v.interface_id,
         newPeerInput(values),
         ctx.auth.user.username,
       );
+      if (limits) await tunnels.limits.set(peer.id, limits, ctx.auth.user.username);
       return ctx.redirect(`/peers/${peer.id}?done=created`);
     } catch (err) {
       const { form, status } = newPeerFailure(err, values);
