@@ -22,6 +22,11 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     "test",
   );
   await tunnels.peers.disable(peers[2].id, "test");
+  // Peer limits: the peer page and the list show a usage bar and days left.
+  await tunnels.limits.set(peers[0].id, {
+    quota_bytes: 64 * 1024 * 1024,
+    expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  }, "test");
   await dns.createZone("test", { name: "example.org", admin_email: "hostmaster@example.org" });
   await dns.createZone("test", { name: "example.net", admin_email: "hostmaster@example.net" });
   const record = await dns.createRecord("test", "example.org", {
