@@ -43,6 +43,7 @@ import { tunnelServices } from "./compose/tunnels.ts";
 import { dnsServices } from "./compose/dns.ts";
 import { webhookServices } from "./compose/webhooks.ts";
 import type { WebhookService } from "./webhooks/webhook_service.ts";
+import { type Sso, ssoServices } from "./compose/sso.ts";
 
 export interface Services {
   config: Config;
@@ -84,6 +85,8 @@ export interface Services {
   backups: Backups;
   /** Outgoing webhooks (docs/webhooks.md). */
   webhooks: WebhookService;
+  /** Single sign-on with OpenID Connect (docs/sso.md). */
+  sso: Sso;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -148,7 +151,6 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     attest: () => attest.purgeExpired(),
     sessions: () => sessions.purgeExpired(),
   });
-
   return {
     ...common,
     users,
@@ -171,6 +173,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     cli,
     backups,
     webhooks: hooks.webhooks,
+    sso: await ssoServices(common, auth, sessions),
     async start() {
       attestRates.start();
       attestSites.history.start();

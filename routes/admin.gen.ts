@@ -121,7 +121,9 @@ import * as $117 from "./admin/api/v1/webhooks/index.ts";
 import * as $118 from "./admin/api/v1/ws.ts";
 import * as $119 from "./admin/login.tsx";
 import * as $120 from "./admin/logout.ts";
-import * as $121 from "./admin/static/[...path].ts";
+import * as $121 from "./admin/sso/[provider].ts";
+import * as $122 from "./admin/sso/callback.tsx";
+import * as $123 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -246,5 +248,7 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/ws.ts": $118,
   "login.tsx": $119,
   "logout.ts": $120,
-  "static/[...path].ts": $121,
+  "sso/[provider].ts": $121,
+  "sso/callback.tsx": $122,
+  "static/[...path].ts": $123,
 };
