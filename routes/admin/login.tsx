@@ -130,7 +130,9 @@ export default function Login({ data }: PageProps<Data>) {
       <Notice message={data.notice} />
       {data.ticket
         ? <CodeStep data={data} />
-        : (data.sso?.passwordEnabled ?? true) && <PasswordStep data={data} />}
+        : (data.sso?.passwordEnabled ?? true)
+        ? <PasswordStep data={data} />
+        : data.error && <p class="field-error" role="alert">{data.error}</p>}
       {!data.ticket && data.sso && <SsoButtons choices={data.sso} next={data.next} />}
     </main>
   );
