@@ -178,3 +178,18 @@ Deno.test("sso: PALISADE_SSO_FORCE_PASSWORD_LOGIN lets passwords in while local 
   await t.services.sso.providers.setLocalPassword("admin", false);
   await t.login();
 });
+
+Deno.test("sso: the Single sign-on pages are for administrators only", async () => {
+  await using t = await startTestServer();
+  await t.addUser("olga", "operator", "operator password 1");
+  const cookie = await t.login("olga", "operator password 1");
+  for (const path of ["/sso-providers", "/sso-providers/x"]) {
+    const res = await fetch(`${t.admin}${path}`, { headers: { cookie }, redirect: "manual" });
+    await res.body?.cancel();
+    assertEquals(res.status, 403, path);
+  }
+  const made = await postForm(t, "/sso-providers", { _action: "create", id: "x" }, cookie);
+  await made.body?.cancel();
+  assertEquals(made.status, 403);
+  assertEquals(await t.services.sso.providers.list(), []);
+});
