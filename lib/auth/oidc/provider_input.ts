@@ -54,7 +54,8 @@ function issuerOf(raw: string): string {
 
 /** `value=role` lines to a map; every role must be one of ROLES. */
 export function parseRoleMap(text: string): Record<string, Role> {
-  const map: Record<string, Role> = {};
+  // No prototype: a claim value such as "__proto__" is a plain key here.
+  const map: Record<string, Role> = Object.create(null);
   for (const line of text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)) {
     const at = line.lastIndexOf("=");
     const value = line.slice(0, at).trim();
@@ -84,7 +85,7 @@ function text(v: string, field: string, label: string, max: number): string {
   return t;
 }
 
-/** Checks and normalizes `input`; `storedSecret` is the sealed secret an edit keeps. */
+/** Checks and normalizes `input`; with `keepSecret` (an edit) the client secret may be empty. */
 export function providerSettings(input: ProviderInput, keepSecret: boolean): ProviderSettings {
   const id = input.id.trim().toLowerCase();
   if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(id)) {
@@ -105,12 +106,18 @@ export function providerSettings(input: ProviderInput, keepSecret: boolean): Pro
   if (!secret && !keepSecret) {
     throw new UnprocessableError("Enter the client secret", "client_secret");
   }
+  if (secret.length > 1024) {
+    throw new UnprocessableError(
+      "The client secret must be at most 1024 characters",
+      "client_secret",
+    );
+  }
   return {
     id,
     displayName: text(input.display_name, "display_name", "The display name", 64),
     issuer: issuerOf(input.issuer),
     clientId: text(input.client_id, "client_id", "The client id", 256),
-    clientSecret: secret.length > 1024 ? text(secret, "client_secret", "The secret", 1024) : secret,
+    clientSecret: secret,
     scopes: ["openid", ...scopes.filter((s) => s !== "openid")].join(" "),
     claim,
     roleMap: parseRoleMap(input.role_map),
