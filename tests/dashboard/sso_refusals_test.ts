@@ -193,3 +193,37 @@ Deno.test("sso: the Single sign-on pages are for administrators only", async () 
   assertEquals(made.status, 403);
   assertEquals(await t.services.sso.providers.list(), []);
 });
+
+Deno.test("sso: an unreachable provider is a 503 at the start, a disabled or unknown one a 404", async () => {
+  await using t = await startTestServer();
+  // A port nothing listens on: bind one, note it, close it.
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  await t.services.sso.providers.create("admin", {
+    id: "down",
+    display_name: "Down",
+    issuer: `http://127.0.0.1:${port}`,
+    client_id: "c",
+    client_secret: "s",
+    scopes: "openid",
+    claim: "groups",
+    role_map: "netops=viewer",
+    enabled: true,
+  });
+  const statusOf = async (path: string) => {
+    const res = await fetch(`${t.admin}${path}`, { redirect: "manual" });
+    await res.body?.cancel();
+    return res.status;
+  };
+  assertEquals(await statusOf("/sso/down"), 503);
+  assertEquals(await statusOf("/sso/nobody"), 404);
+  const down = await t.services.sso.providers.get("down");
+  await t.services.sso.providers.update("admin", "down", {
+    ...down,
+    client_secret: "",
+    role_map: "netops=viewer",
+    enabled: false,
+  });
+  assertEquals(await statusOf("/sso/down"), 404);
+});
