@@ -15,6 +15,7 @@ export const NAV: readonly { path: string; label: string; role?: Role }[] = [
   { path: "/dns-api-keys", label: "DNS API keys", role: "administrator" },
   { path: "/webhooks", label: "Webhooks", role: "administrator" },
   { path: "/users", label: "Users", role: "administrator" },
+  { path: "/sso-providers", label: "Single sign-on", role: "administrator" },
   { path: "/backups", label: "Backups", role: "administrator" },
   { path: "/audit", label: "Audit" },
   { path: "/attestation", label: "Attestation" },

@@ -43,6 +43,7 @@ import { tunnelServices } from "./compose/tunnels.ts";
 import { dnsServices } from "./compose/dns.ts";
 import { webhookServices } from "./compose/webhooks.ts";
 import type { WebhookService } from "./webhooks/webhook_service.ts";
+import { type Sso, ssoServices } from "./compose/sso.ts";
 
 export interface Services {
   config: Config;
@@ -84,6 +85,8 @@ export interface Services {
   backups: Backups;
   /** Outgoing webhooks (docs/webhooks.md). */
   webhooks: WebhookService;
+  /** Single sign-on with OpenID Connect (docs/sso.md). */
+  sso: Sso;
   /**
    * Applies stored tunnel state to the host and starts the periodic passes
    * (tunnels, DNSSEC rollover steps due meanwhile at once); never throws.
@@ -119,17 +122,15 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
   const common: Common = { config, engine, log, clock, events, audit };
   const cluster = await joinCluster(engine, events, log);
   const { users, sessions, auth, dnsAuth, jwt } = await authServices({ ...common, engine });
-  const { settings, system, systemRepo } = coreServices(engine, {
-    ...{ audit, events, clock },
-    commit: opts.commit ?? "unknown",
-  });
+  const commit = opts.commit ?? "unknown";
+  const { settings, system, systemRepo } = coreServices(engine, { audit, events, clock, commit });
   const attestParts = await attestServices({ ...common, engine }, system, opts.core);
   const { attest, attestSqlite, attestRates, attestSites } = attestParts;
   const dnsParts = await dnsServices(common, system, cluster.elector);
   const { dns, dnsApiKeys, dnsResponder, rollover, index, dnsRuntime, dnsProbe } = dnsParts;
   const attestThreads = new AttestThreadWatch();
-  const serverEndpoint = () => settings.serverEndpoint();
-  const tunnels = tunnelServices(common, system, serverEndpoint, opts.driver, dnsParts.peerNames);
+  const endpoint = () => settings.serverEndpoint();
+  const tunnels = tunnelServices(common, system, endpoint, opts.driver, dnsParts.peerNames);
   const backups = engine.kind === "sqlite"
     ? backupService(common, engine.store, { attest: attestSqlite!, index, dns, jwt, tunnels })
     : externalBackups();
@@ -171,6 +172,7 @@ export async function createServices(opts: ServiceOptions): Promise<Services> {
     cli,
     backups,
     webhooks: hooks.webhooks,
+    sso: await ssoServices(common, auth, sessions),
     async start() {
       attestRates.start();
       attestSites.history.start();

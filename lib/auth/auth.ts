@@ -40,6 +40,9 @@ export interface Authenticated {
 }
 
 export class AuthService {
+  /** Refuses password sign-in when it is turned off (lib/auth/oidc/providers.ts). */
+  #passwordGate: () => Promise<void> = () => Promise.resolve();
+
   constructor(
     private readonly transactor: AsyncTransactor,
     private readonly users: UserService,
@@ -50,6 +53,11 @@ export class AuthService {
     readonly twoFactor: TwoFactorService,
     private readonly tickets: LoginTickets,
   ) {}
+
+  /** Sets the check every password sign-in passes first (single sign-on, docs/sso.md). */
+  setPasswordGate(gate: () => Promise<void>): void {
+    this.#passwordGate = gate;
+  }
 
   /**
    * Checks a username and password under the login throttle
@@ -64,6 +72,7 @@ export class AuthService {
     client: ClientMeta,
     second: SecondFactor = {},
   ): Promise<UserInfo> {
+    await this.#passwordGate();
     const release = await this.limiter.begin(username, client.address);
     try {
       await this.limiter.slowDown(username);

@@ -45,6 +45,9 @@ function newRecoveryCode(): string {
 const recoveryHash = (code: string) => sha256Hex(code.toLowerCase().replace(/[\s-]/g, ""));
 
 export class TwoFactorService {
+  /** Users the requirement does not apply to: single sign-on users (docs/sso.md). */
+  #exempt: (userId: string) => Promise<boolean> = () => Promise.resolve(false);
+
   constructor(
     private readonly repo: TotpRepo,
     private readonly transactor: AsyncTransactor,
@@ -55,10 +58,15 @@ export class TwoFactorService {
     private readonly requiredRoles: () => Promise<string | undefined>,
   ) {}
 
+  /** Sets which users the role requirement skips (their identity provider does MFA). */
+  exemptWhen(exempt: (userId: string) => Promise<boolean>): void {
+    this.#exempt = exempt;
+  }
+
   /** True when the settings require two-factor sign-in of `user`'s role. */
   async requiredFor(user: AuthUser): Promise<boolean> {
     const roles = (await this.requiredRoles()) ?? "";
-    return roles.split(",").includes(user.role);
+    return roles.split(",").includes(user.role) && !(await this.#exempt(user.id));
   }
 
   /** True when `user` must turn two-factor sign-in on before doing anything else. */

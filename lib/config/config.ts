@@ -47,6 +47,7 @@ function defaults(): Config {
     hostDriver: "auto",
     logLevel: "info",
     secureCookies: false,
+    ssoForcePasswordLogin: false,
     trustedProxies: [],
     login: { ...LOGIN_DEFAULTS },
     webhooks: { ...WEBHOOK_DEFAULTS },

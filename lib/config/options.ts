@@ -242,6 +242,14 @@ export const OPTIONS: Option[] = [
     apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
   },
   ...LOGIN_OPTIONS,
+  {
+    env: "PALISADE_SSO_FORCE_PASSWORD_LOGIN",
+    flag: "--sso-force-password-login",
+    default: "false",
+    description:
+      "Break-glass: allow local password sign-in even when it is turned off on the Single sign-on page (docs/sso.md)",
+    apply: (c, v, n) => (c.ssoForcePasswordLogin = parseBool(v, n)),
+  },
   ...WEBHOOK_OPTIONS,
   {
     env: "PALISADE_ATTEST_FRONTEND",

@@ -79,6 +79,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Serve cookies with `Secure` (set when Palisade sits behind HTTPS). */
   secureCookies: boolean;
+  /** Password sign-in stays on whatever the Single sign-on page says (docs/sso.md). */
+  ssoForcePasswordLogin: boolean;
   /**
    * Addresses and CIDR prefixes of reverse proxies whose `X-Forwarded-For` is
    * believed (lib/net/client_address.ts); empty: the header is ignored.

@@ -8,6 +8,7 @@ import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 import { LOGIN_BODY_LIMIT } from "@/server/http/request_body.ts";
 import { SECURITY_PAGE } from "@/server/http/two_factor_gate.ts";
+import { SsoButtons, type SsoChoices, ssoChoices } from "@/components/sso_buttons.tsx";
 
 // Checked again by ctx.redirect(), which only follows paths on this origin.
 // deno-lint-ignore no-control-regex -- control characters are what this refuses
@@ -42,14 +43,21 @@ interface Data {
   /** The error is about the two-factor code (missing or wrong). */
   codeError?: boolean;
   notice?: string | null;
+  /** Single sign-on (docs/sso.md): the enabled providers, and whether the password form is on. */
+  sso?: SsoChoices;
 }
 
 export const handler = define.handlers(meta, {
-  GET(ctx) {
+  async GET(ctx) {
     ctx.state.title = "Sign in";
     const next = ctx.query.next ?? "/";
     if (ctx.auth) return ctx.redirect(next);
-    return page<Data>({ next, username: "", notice: noticeFor(NOTICES.login, ctx.query.done) });
+    return page<Data>({
+      next,
+      username: "",
+      notice: noticeFor(NOTICES.login, ctx.query.done),
+      sso: await ssoChoices(ctx.services.sso),
+    });
   },
   async POST(ctx) {
     ctx.state.title = "Sign in";
@@ -77,8 +85,9 @@ export const handler = define.handlers(meta, {
       const codeError = err.field === "totp_code";
       // A wrong code keeps the second step; an expired ticket goes back to the password.
       const ticket = ctx.body.ticket && codeError ? ctx.body.ticket : undefined;
+      const sso = await ssoChoices(ctx.services.sso);
       return page<Data>(
-        { next, username: ctx.body.username, error: message, codeError, ticket },
+        { next, username: ctx.body.username, error: message, codeError, ticket, sso },
         { status },
       );
     }
@@ -119,7 +128,12 @@ export default function Login({ data }: PageProps<Data>) {
     <main id="main" class="login">
       <h1>Palisade</h1>
       <Notice message={data.notice} />
-      {data.ticket ? <CodeStep data={data} /> : <PasswordStep data={data} />}
+      {data.ticket
+        ? <CodeStep data={data} />
+        : (data.sso?.passwordEnabled ?? true)
+        ? <PasswordStep data={data} />
+        : data.error && <p class="field-error" role="alert">{data.error}</p>}
+      {!data.ticket && data.sso && <SsoButtons choices={data.sso} next={data.next} />}
     </main>
   );
 }

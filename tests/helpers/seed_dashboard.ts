@@ -71,6 +71,17 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     url: "http://10.0.0.1/hook",
     events: ["zone.changed"],
   });
+  const sso = await t.services.sso.providers.create("test", {
+    id: "corp",
+    display_name: "Corp SSO",
+    issuer: "https://idp.example.org",
+    client_id: "palisade",
+    client_secret: "seeded-client-secret",
+    scopes: "openid email profile",
+    claim: "groups",
+    role_map: "netops=operator",
+    enabled: true,
+  });
   return {
     tunnels: iface.id,
     peers: peers[0].id,
@@ -85,5 +96,6 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     sites: site.id,
     "dns-api-keys": apiKey.id,
     webhooks: hook.id,
+    "sso-providers": sso.id,
   };
 }

@@ -17,6 +17,7 @@ import { havePostgres, startPostgres } from "../helpers/postgres.ts";
 import { rawDump, rawPgDump } from "../helpers/raw_sql.ts";
 import { addSite, buildToken, postToken, siteClient } from "../helpers/site_tokens.ts";
 import { call, startTestServer } from "../helpers/test_server.ts";
+import { seedSso } from "../helpers/sso_seed.ts";
 
 const SCRIPT = new URL("../../scripts/db_copy.ts", import.meta.url).pathname;
 const SHOP = "https://shop.example";
@@ -108,6 +109,7 @@ async function populate(dir: string): Promise<void> {
     events: ["zone.changed"],
   });
   assertEquals((await t.services.webhooks.sendTest("admin", hook.id)).status, "delivered");
+  await seedSso(t);
   // Last: with two-factor sign-in on, the logins above would need a code.
   const twoFactor = t.services.auth.twoFactor;
   const admin = (await t.services.users.credentials("admin"))!.user;

@@ -7,7 +7,8 @@
  * 11 attestation sites, 12 attestation tokens, 13 attestation signals, 14 the DNS
  * API's own login failures and the record paging indexes, 15 the DNS IXFR journal, 16 TSIG keys,
  * 17 an index of attestation signals by site, 18 scoped DNS API keys,
- * 19 two-factor sign-in, 20 webhooks, 21 peer names in DNS, 22 the history of DNS zone records.
+ * 19 two-factor sign-in, 20 webhooks, 21 peer names in DNS, 22 the history of DNS zone records,
+ * 24 single sign-on with OpenID Connect.
  * Applied by `Store.open()`.
  */
 import type { Migration } from "../store.ts";
@@ -33,6 +34,7 @@ import { twoFactor } from "./0019_two_factor.ts";
 import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
 import { dnsHistory } from "./0022_dns_history.ts";
+import { oidc } from "./0024_oidc.ts";
 import { peerLimits } from "./0025_peer_limits.ts";
 
 export const migrations: Migration[] = [
@@ -58,5 +60,6 @@ export const migrations: Migration[] = [
   webhooks,
   peerDns,
   dnsHistory,
+  oidc,
   peerLimits,
 ];

@@ -28,6 +28,7 @@ export type AdminServices =
     | "attestSites"
     | "backups"
     | "webhooks"
+    | "sso"
   >;
 
 /**
@@ -59,6 +60,7 @@ export function adminServices(s: Services): AdminServices {
     attestSites: s.attestSites,
     backups: s.backups,
     webhooks: s.webhooks,
+    sso: s.sso,
   };
 }
 

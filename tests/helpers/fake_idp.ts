@@ -1,0 +1,54 @@
+/**
+ * A minimal OpenID provider the refusal tests control: discovery, a key set,
+ * and a token endpoint that answers the ID token the test mints (wrong
+ * audience, wrong nonce, a group that maps to nothing). It records the PKCE
+ * verifier each code exchange sent, so a test can check it against the
+ * challenge of the authorization request.
+ */
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+
+export interface FakeIdp extends AsyncDisposable {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the next token request answers: the claims of its ID token (iss, iat, exp added). */
+  idTokenClaims: JWTPayload;
+  /** The form of each token request, in order. */
+  tokenRequests: URLSearchParams[];
+}
+
+export async function startFakeIdp(): Promise<FakeIdp> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  const idp = {
+    issuer: "",
+    clientId: "palisade",
+    clientSecret: "fake-secret",
+    idTokenClaims: {} as JWTPayload,
+    tokenRequests: [] as URLSearchParams[],
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/.well-known/openid-configuration") {
+      return Response.json({
+        issuer: idp.issuer,
+        authorization_endpoint: `${idp.issuer}/authorize`,
+        token_endpoint: `${idp.issuer}/token`,
+        jwks_uri: `${idp.issuer}/jwks`,
+      });
+    }
+    if (path === "/jwks") return Response.json({ keys: [jwk] });
+    if (path === "/token" && req.method === "POST") {
+      idp.tokenRequests.push(new URLSearchParams(await req.text()));
+      const idToken = await new SignJWT({ iss: idp.issuer, ...idp.idTokenClaims })
+        .setProtectedHeader({ alg: "RS256", kid: "k1" })
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(privateKey);
+      return Response.json({ id_token: idToken, access_token: "at", token_type: "Bearer" });
+    }
+    return new Response("not found", { status: 404 });
+  });
+  idp.issuer = `http://127.0.0.1:${server.addr.port}`;
+  return Object.assign(idp, { [Symbol.asyncDispose]: () => server.shutdown() });
+}
