@@ -17,6 +17,6 @@ Deno.test("the passkeys' relying party: empty by default, set from its variables
     ]
   ) {
     const err = assertThrows(() => parseConfig({ [env]: value }), ConfigError);
-    assertEquals(err.variable, env);
+    assertEquals((err as ConfigError).variable, env);
   }
 });
