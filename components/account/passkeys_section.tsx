@@ -14,6 +14,8 @@ export interface PasskeysData {
   options: PublicKeyCredentialCreationOptionsJSON;
   /** The passkey whose deletion waits for confirmation (`?delete=`). */
   confirmDelete?: PasskeyInfo;
+  /** The passkey being renamed (`?rename=`). */
+  rename?: PasskeyInfo;
   /** The refusal of the last passkey action. */
   error?: string;
 }
@@ -37,6 +39,23 @@ function ConfirmDelete({ p }: { p: PasskeyInfo }) {
   );
 }
 
+function Rename({ p }: { p: PasskeyInfo }) {
+  return (
+    <form method="post" class="card stack" aria-label={`Rename passkey ${p.name}`}>
+      <input type="hidden" name="_action" value="passkey_rename" />
+      <input type="hidden" name="id" value={p.id} />
+      <label>
+        New name
+        <input name="name" required maxlength={PASSKEY_NAME_MAX} value={p.name} />
+      </label>
+      <div class="row">
+        <button type="submit" class="primary">Rename passkey</button>
+        <a href="/account/security" class="button-link">Cancel</a>
+      </div>
+    </form>
+  );
+}
+
 export function PasskeysSection({ data }: { data: PasskeysData }) {
   return (
     <section aria-labelledby="passkeys" class="stack">
@@ -47,6 +66,7 @@ export function PasskeysSection({ data }: { data: PasskeysData }) {
       </p>
       {data.error && <p class="field-error" role="alert">{data.error}</p>}
       {data.confirmDelete && <ConfirmDelete p={data.confirmDelete} />}
+      {data.rename && <Rename p={data.rename} />}
       {data.passkeys.length > 0 && (
         <Table
           label="Your passkeys"
@@ -59,7 +79,10 @@ export function PasskeysSection({ data }: { data: PasskeysData }) {
               <td>{p.name}</td>
               <td>{formatTime(iso(p.created_at))}</td>
               <td>{p.last_used_at ? formatTime(iso(p.last_used_at)) : "Never"}</td>
-              <td>
+              <td class="row">
+                <a href={`/account/security?rename=${encodeURIComponent(p.id)}`}>
+                  Rename<span class="visually-hidden">{` passkey ${p.name}`}</span>
+                </a>
                 <a href={`/account/security?delete=${encodeURIComponent(p.id)}`}>
                   Delete<span class="visually-hidden">{` passkey ${p.name}`}</span>
                 </a>

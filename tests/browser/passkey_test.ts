@@ -2,7 +2,7 @@
  * Passkeys in real headless Chromium with its virtual authenticator
  * (DevTools protocol `WebAuthn.addVirtualAuthenticator`): a passkey added on
  * the Security page signs in without a password, a replayed assertion is
- * refused, a deleted passkey no longer signs in; after the password, a
+ * refused, it can be renamed, a deleted passkey no longer signs in; after the password, a
  * passkey is the second step, another user's passkey is refused there, and
  * a registered passkey satisfies a role's two-factor requirement.
  */
@@ -48,7 +48,7 @@ async function auditMessages(t: TestServer, types: string[]): Promise<string[]> 
 }
 
 browserTest(
-  "passkeys: one added on the Security page signs in without a password, a replayed assertion is refused, and a deleted one no longer signs in",
+  "passkeys: one added on the Security page signs in without a password, a replayed assertion is refused, it can be renamed, and a deleted one no longer signs in",
   async (browser) => {
     await using t = await startTestServer();
     const base = localhostBase(t.admin);
@@ -96,13 +96,20 @@ browserTest(
       assertEquals(replay.headers.getSetCookie(), []);
 
       await page.goto(`${base}/account/security`);
-      await page.getByRole("link", { name: "Delete passkey Laptop" }).click();
+      await page.getByRole("link", { name: "Rename passkey Laptop" }).click();
+      await expectAxeClean(page, "/account/security (rename a passkey)");
+      await page.getByLabel("New name").fill("Work laptop");
+      await Promise.all([
+        page.waitForURL(`${base}/account/security?done=passkey_renamed`),
+        page.getByRole("button", { name: "Rename passkey" }).click(),
+      ]);
+      await page.getByRole("link", { name: "Delete passkey Work laptop" }).click();
       await expectAxeClean(page, "/account/security (confirm passkey deletion)");
       await Promise.all([
         page.waitForURL(`${base}/account/security?done=passkey_deleted`),
         page.getByRole("button", { name: "Delete this passkey" }).click(),
       ]);
-      assertEquals(await page.getByRole("row").filter({ hasText: "Laptop" }).count(), 0);
+      assertEquals(await page.getByRole("row").filter({ hasText: "laptop" }).count(), 0);
       assertEquals(await t.services.auth.passkeys.list(await userId(t, ADMIN.username)), []);
 
       // The authenticator still holds it; the server no longer accepts it.
@@ -113,13 +120,15 @@ browserTest(
 
       const audit = await auditMessages(t, [
         "auth.passkey_added",
+        "auth.passkey_renamed",
         "auth.passkey_removed",
         "auth.login",
         "auth.login_failed",
       ]);
       assertEquals(audit.filter((m) => m.startsWith("auth.passkey")), [
         'auth.passkey_added: Added passkey "Laptop"',
-        'auth.passkey_removed: Deleted passkey "Laptop"',
+        'auth.passkey_renamed: Renamed a passkey to "Work laptop"',
+        'auth.passkey_removed: Deleted passkey "Work laptop"',
       ]);
       assert(audit.some((m) => /^auth\.login: Logged in from .* with a passkey$/.test(m)));
       assertEquals(audit.filter((m) => m.includes("Failed passkey sign-in")).length, 2);

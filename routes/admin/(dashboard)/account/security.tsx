@@ -15,7 +15,14 @@ import { ForbiddenError, UnprocessableError } from "@/lib/errors.ts";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 
 const Body = z.object({
-  _action: z.enum(["enrol", "confirm", "disable", "passkey_add", "passkey_delete"]),
+  _action: z.enum([
+    "enrol",
+    "confirm",
+    "disable",
+    "passkey_add",
+    "passkey_rename",
+    "passkey_delete",
+  ]),
   code: formText(64).optional(),
   /** Passkeys: the new one's name and the browser's answer (JSON), or the id to delete. */
   name: formText(PASSKEY_NAME_MAX).optional(),
@@ -28,8 +35,9 @@ export const meta = define.meta({
     summary: "Security page: turn two-factor sign-in on or off, add or delete passkeys",
     access: "viewer",
     query: z.object({
-      done: z.enum(["off", "passkey_added", "passkey_deleted"]).optional(),
+      done: z.enum(["off", "passkey_added", "passkey_renamed", "passkey_deleted"]).optional(),
       delete: z.string().max(64).optional(),
+      rename: z.string().max(64).optional(),
     }),
   },
   POST: {
@@ -53,6 +61,7 @@ interface Data {
 const NOTICES = {
   off: "Two-factor sign-in is off",
   passkey_added: "Passkey added",
+  passkey_renamed: "Passkey renamed",
   passkey_deleted: "Passkey deleted",
 } as const;
 
@@ -64,6 +73,7 @@ export const handler = define.handlers(meta, {
     const notice = ctx.query.done && NOTICES[ctx.query.done];
     const passkeys = await passkeysData(ctx);
     passkeys.confirmDelete = passkeys.passkeys.find((p) => p.id === ctx.query.delete);
+    passkeys.rename = passkeys.passkeys.find((p) => p.id === ctx.query.rename);
     return page<Data>({
       ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
       form: emptyForm(),
@@ -128,6 +138,10 @@ async function passkeyPost(ctx: PostCtx): Promise<Response | PageResult<Data>> {
     }
     const name = (ctx.body.name ?? "").trim();
     if (!name) throw new UnprocessableError("Name the passkey", { field: "name" });
+    if (ctx.body._action === "passkey_rename") {
+      await passkeys.rename(user, ctx.body.id ?? "", name);
+      return ctx.redirect("/account/security?done=passkey_renamed");
+    }
     const rp = relyingParty(ctx.services.config.webauthn, ctx.req);
     await passkeys.register(user, name, registration(ctx.body.credential), rp);
     return ctx.redirect("/account/security?done=passkey_added");
