@@ -36,6 +36,12 @@ export interface SecondFactor {
 /** How a login was completed, for the audit trail. */
 type Factor = "totp" | "recovery" | "passkey" | null;
 
+/** A refused passkey as a failed login (null); any other error goes on up. */
+function refusal(err: unknown): null {
+  if (err instanceof UnauthorizedError) return null;
+  throw err;
+}
+
 /** The throttle's key of sign-ins with a passkey only: no username is typed. */
 const PASSKEY_LOGIN_KEY = "passkey-sign-in";
 
@@ -214,7 +220,7 @@ export class AuthService {
       const { response, rp } = second.passkey;
       const ok = await this.passkeys.authenticate(response, rp, user.id).then(
         () => true,
-        () => false,
+        refusal,
       );
       if (ok) return "passkey";
     } else if (!second.totpCode) {
@@ -254,7 +260,7 @@ export class AuthService {
     const release = await this.limiter.begin(PASSKEY_LOGIN_KEY, client.address);
     let info: UserInfo;
     try {
-      const userId = await this.passkeys.authenticate(response, rp).catch(() => null);
+      const userId = await this.passkeys.authenticate(response, rp).catch(refusal);
       const found = userId ? await this.users.byId(userId) : undefined;
       if (!found) {
         await this.limiter.fail(PASSKEY_LOGIN_KEY, client.address);
