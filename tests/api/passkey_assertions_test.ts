@@ -5,13 +5,16 @@
  * went back is refused (a cloned authenticator), a challenge is refused past
  * its five minutes and for another purpose, another user's passkey is
  * refused as the second step, a registration answering another user's
- * challenge is refused, and the passkey makes a password alone insufficient.
+ * challenge is refused, the passkey makes a password alone insufficient,
+ * and a passkey added from the Security page satisfies a role's 2FA requirement.
  */
-import { assertEquals, assertRejects } from "../assert.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../assert.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { UnauthorizedError } from "../../lib/errors.ts";
 import { SoftAuthenticator } from "../helpers/soft_authenticator.ts";
-import { ADMIN, startTestServer, type TestServer } from "../helpers/test_server.ts";
+import { ADMIN, call, startTestServer, type TestServer } from "../helpers/test_server.ts";
+import { getPage, postForm } from "../helpers/dashboard.ts";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
 import type { AuthUser } from "../../lib/auth/user.ts";
 
 const RP = { id: "localhost", origin: "http://localhost:8000" };
@@ -123,4 +126,50 @@ Deno.test("a registration answering another user's challenge is refused", async 
   const err = await assertRejects(() => passkeys.register(admin, "stolen", answer, RP));
   assertEquals((err as { code?: string }).code, "passkey_invalid");
   assertEquals(await passkeys.list(admin.id), []);
+});
+
+/** The options of the page's passkey form (the island's props, as the browser would read them). */
+function islandOptions(html: string): PublicKeyCredentialCreationOptionsJSON {
+  const m = html.match(/data-island="PasskeyForm" data-props="([^"]*)"/);
+  if (!m) throw new Error("no passkey form on the page");
+  const json = m[1].replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  return JSON.parse(json).options;
+}
+
+Deno.test("a role that requires 2FA: a passkey added from the Security page lets its user past the enrolment gate", async () => {
+  await using t = await startTestServer();
+  const token = await t.createToken("settings");
+  await t.addUser("olga", "operator", "olga-password-123");
+  const set = await call(`${t.admin}/api/v1/system/settings`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}` },
+    json: { key: "auth.two_factor_roles", value: "operator" },
+  });
+  assertEquals(set.status, 200);
+  const login = await postForm(t, "/login", {
+    username: "olga",
+    password: "olga-password-123",
+  }, "");
+  assertEquals(login.headers.get("location"), "/account/security");
+  const cookie = login.headers.getSetCookie()[0].split(";")[0];
+  assertEquals((await getPage(t, "/peers", cookie)).headers.get("location"), "/account/security");
+
+  const security = await getPage(t, "/account/security", cookie);
+  const key = await SoftAuthenticator.create();
+  const credential = JSON.stringify(await key.register(islandOptions(security.html), t.admin));
+  const unnamed = await postForm(t, "/account/security", {
+    _action: "passkey_add",
+    name: " ",
+    credential,
+  }, cookie);
+  assertEquals(unnamed.status, 422);
+  assertStringIncludes(await unnamed.text(), "Name the passkey");
+  const added = await postForm(t, "/account/security", {
+    _action: "passkey_add",
+    name: "Phone",
+    credential,
+  }, cookie);
+  assertEquals(added.headers.get("location"), "/account/security?done=passkey_added");
+  assertEquals((await getPage(t, "/peers", cookie)).status, 200);
 });
