@@ -156,6 +156,8 @@ Deno.test("a role that requires 2FA: a passkey added from the Security page lets
   assertEquals((await getPage(t, "/peers", cookie)).headers.get("location"), "/account/security");
 
   const security = await getPage(t, "/account/security", cookie);
+  const asked = "Your role must use two-factor sign-in: turn it on or add a passkey";
+  assertStringIncludes(security.html, asked);
   const key = await SoftAuthenticator.create();
   const credential = JSON.stringify(await key.register(islandOptions(security.html), t.admin));
   const unnamed = await postForm(t, "/account/security", {
@@ -172,4 +174,5 @@ Deno.test("a role that requires 2FA: a passkey added from the Security page lets
   }, cookie);
   assertEquals(added.headers.get("location"), "/account/security?done=passkey_added");
   assertEquals((await getPage(t, "/peers", cookie)).status, 200);
+  assertEquals((await getPage(t, "/account/security", cookie)).html.includes(asked), false);
 });

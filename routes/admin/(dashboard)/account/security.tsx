@@ -235,9 +235,9 @@ export default function Security({ data }: PageProps<Data>) {
   return (
     <Page title={TITLE}>
       {data.notice && <p class="notice" role="status">{data.notice}</p>}
-      {data.required && !status.enabled && (
+      {data.required && !status.enabled && data.passkeys.passkeys.length === 0 && (
         <p class="notice" role="alert">
-          Your role must use two-factor sign-in: turn it on to use the dashboard.
+          Your role must use two-factor sign-in: turn it on or add a passkey to use the dashboard.
         </p>
       )}
       {data.recoveryCodes && <RecoveryCodes codes={data.recoveryCodes} />}
