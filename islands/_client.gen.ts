@@ -5,7 +5,8 @@ import AttestLive from "./AttestLive.tsx";
 import AuditTail from "./AuditTail.tsx";
 import CopyButton from "./CopyButton.tsx";
 import LiveRegion from "./LiveRegion.tsx";
+import PasskeyForm from "./PasskeyForm.tsx";
 import PeerTable from "./PeerTable.tsx";
 import QrDialog from "./QrDialog.tsx";
 
-boot({ AttestLive, AuditTail, CopyButton, LiveRegion, PeerTable, QrDialog });
+boot({ AttestLive, AuditTail, CopyButton, LiveRegion, PasskeyForm, PeerTable, QrDialog });

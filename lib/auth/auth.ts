@@ -7,6 +7,8 @@ import { ForbiddenError, UnauthorizedError, UnprocessableError } from "../errors
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { LoginLimiter } from "./login_limiter.ts";
 import type { LoginTickets } from "./login_ticket.ts";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { passkeyRefused, type PasskeyService, type RelyingParty } from "./passkey/passkeys.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionService } from "./sessions.ts";
 import type { TokenService } from "./tokens.ts";
@@ -27,7 +29,21 @@ export interface SecondFactor {
   totpCode?: string;
   /** Dashboard only: a user whose role requires 2FA but who has none signs in to enrol. */
   allowEnrolment?: boolean;
+  /** Dashboard only: a passkey's assertion instead of a code (lib/auth/passkey/). */
+  passkey?: { response: AuthenticationResponseJSON; rp: RelyingParty };
 }
+
+/** How a login was completed, for the audit trail. */
+type Factor = "totp" | "recovery" | "passkey" | null;
+
+/** A refused passkey as a failed login (null); any other error goes on up. */
+function refusal(err: unknown): null {
+  if (err instanceof UnauthorizedError) return null;
+  throw err;
+}
+
+/** The throttle's key of sign-ins with a passkey only: no username is typed. */
+const PASSKEY_LOGIN_KEY = "passkey-sign-in";
 
 /** A resolved credential. */
 export interface Authenticated {
@@ -52,6 +68,7 @@ export class AuthService {
     private readonly audit: AuditLog,
     readonly twoFactor: TwoFactorService,
     private readonly tickets: LoginTickets,
+    readonly passkeys: PasskeyService,
   ) {}
 
   /** Sets the check every password sign-in passes first (single sign-on, docs/sso.md). */
@@ -105,7 +122,7 @@ export class AuthService {
     user: AuthUser,
     username: string,
     client: ClientMeta,
-    factor: "totp" | "recovery" | null,
+    factor: Factor,
   ): Promise<UserInfo> {
     await this.transactor.tx(async () => {
       await this.limiter.succeed(username, client.address);
@@ -114,7 +131,11 @@ export class AuthService {
         actor: user.username,
         event_type: "auth.login",
         message: `Logged in from ${client.address}${
-          factor === "recovery" ? " with a recovery code" : ""
+          factor === "recovery"
+            ? " with a recovery code"
+            : factor === "passkey"
+            ? " with a passkey"
+            : ""
         }`,
         resource_type: "user",
         resource_id: user.id,
@@ -144,12 +165,24 @@ export class AuthService {
     }
   }
 
-  /** Dashboard sign-in, step two: the code with the ticket of step one, under the login throttle. */
+  /** The user a genuine, unexpired ticket of step one names; null otherwise. */
+  async ticketUser(ticket: string): Promise<string | null> {
+    const t = await this.tickets.verify(ticket);
+    const found = t && await this.users.byId(t.userId);
+    return found && found.authEpoch === t.authEpoch ? found.user.id : null;
+  }
+
+  /**
+   * Dashboard sign-in, step two: the code or a passkey's assertion with the
+   * ticket of step one, under the login throttle.
+   */
   async loginWithTicket(
     ticket: string,
-    code: string,
+    second: Pick<SecondFactor, "totpCode" | "passkey">,
     client: ClientMeta,
   ): Promise<{ user: UserInfo; cookie: string }> {
+    // The ticket stands for a right password: void once passwords are turned off.
+    await this.#passwordGate();
     const t = await this.tickets.verify(ticket);
     const found = t && await this.users.byId(t.userId);
     if (!t || !found || found.authEpoch !== t.authEpoch) {
@@ -161,7 +194,10 @@ export class AuthService {
     const release = await this.limiter.begin(user.username, client.address);
     let info: UserInfo;
     try {
-      const factor = await this.#secondFactor(user, user.username, client, { totpCode: code });
+      const factor = await this.#secondFactor(user, user.username, client, {
+        totpCode: second.totpCode ?? "",
+        passkey: second.passkey,
+      });
       info = await this.#succeeded(user, user.username, client, factor);
     } finally {
       release();
@@ -181,8 +217,8 @@ export class AuthService {
     username: string,
     client: ClientMeta,
     second: SecondFactor,
-  ): Promise<"totp" | "recovery" | null> {
-    if (!(await this.twoFactor.isEnabled(user.id))) {
+  ): Promise<Factor> {
+    if (!(await this.twoFactor.hasSecondFactor(user.id))) {
       if (!second.allowEnrolment && (await this.twoFactor.requiredFor(user))) {
         throw new ForbiddenError(
           `Two-factor sign-in is required for the "${user.role}" role; turn it on from the dashboard's Security page`,
@@ -191,26 +227,69 @@ export class AuthService {
       }
       return null;
     }
-    if (!second.totpCode) {
+    if (second.passkey) {
+      const { response, rp } = second.passkey;
+      const ok = await this.passkeys.authenticate(response, rp, user.id).then(
+        () => true,
+        refusal,
+      );
+      if (ok) return "passkey";
+    } else if (!second.totpCode) {
       throw new UnauthorizedError("A two-factor code is required", {
         field: "totp_code",
         code: "totp_required",
       });
     }
-    const used = await this.twoFactor.verify(user.id, second.totpCode);
+    const used = second.totpCode && await this.twoFactor.verify(user.id, second.totpCode);
     if (used) return used;
     await this.limiter.fail(username, client.address);
     await this.audit.add({
       actor: "anonymous",
       event_type: "auth.login_failed",
-      message: `Failed two-factor code for "${user.username}" from ${client.address}`,
+      message: `Failed two-factor ${
+        second.passkey ? "passkey" : "code"
+      } for "${user.username}" from ${client.address}`,
       resource_type: "user",
       resource_id: user.id,
     });
+    if (second.passkey) throw passkeyRefused();
     throw new UnauthorizedError("Invalid two-factor code", {
       field: "totp_code",
       code: "totp_invalid",
     });
+  }
+
+  /**
+   * Dashboard sign-in with a passkey only (a discoverable credential whose
+   * authenticator verified the user), under the login throttle: a session.
+   */
+  async loginWithPasskey(
+    response: AuthenticationResponseJSON,
+    rp: RelyingParty,
+    client: ClientMeta,
+  ): Promise<{ user: UserInfo; cookie: string }> {
+    const release = await this.limiter.begin(PASSKEY_LOGIN_KEY, client.address);
+    let info: UserInfo;
+    try {
+      const userId = await this.passkeys.authenticate(response, rp).catch(refusal);
+      const found = userId ? await this.users.byId(userId) : undefined;
+      if (!found) {
+        await this.limiter.fail(PASSKEY_LOGIN_KEY, client.address);
+        await this.audit.add({
+          actor: "anonymous",
+          event_type: "auth.login_failed",
+          message: `Failed passkey sign-in from ${client.address}`,
+          resource_type: "user",
+          resource_id: userId ?? "",
+        });
+        throw passkeyRefused();
+      }
+      info = await this.#succeeded(found.user, PASSKEY_LOGIN_KEY, client, "passkey");
+    } finally {
+      release();
+    }
+    const session = await this.sessions.create(info.id, client);
+    return { user: info, cookie: session.cookie };
   }
 
   /** Logs in and starts a cookie session. */

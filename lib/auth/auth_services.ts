@@ -20,6 +20,10 @@ import {
 } from "./login_attempt_repo.ts";
 import { LoginLimiter } from "./login_limiter.ts";
 import { LoginTickets } from "./login_ticket.ts";
+import { PasskeyChallenges } from "./passkey/challenges.ts";
+import { type PasskeyRepo, SqlitePasskeyRepo } from "./passkey/passkey_repo.ts";
+import { PasskeyService } from "./passkey/passkeys.ts";
+import { PgPasskeyRepo } from "./passkey/pg_passkey_repo.ts";
 import { PgLoginAttemptRepo } from "./pg_login_attempt_repo.ts";
 import { PgSessionRepo } from "./pg_session_repo.ts";
 import { PgTokenRepo } from "./pg_token_repo.ts";
@@ -50,6 +54,7 @@ interface AuthRepos {
   meta: MetaRepo;
   totp: TotpRepo;
   settings: SettingsRepo;
+  passkeys: PasskeyRepo;
 }
 
 /** The auth repositories of `engine`. */
@@ -63,6 +68,7 @@ function authRepos(engine: StoreEngine): AuthRepos {
       meta: new SqliteMetaRepo(db),
       totp: new SqliteTotpRepo(db),
       settings: new SqliteSettingsRepo(db),
+      passkeys: new SqlitePasskeyRepo(db),
     }),
     postgres: (db) => ({
       users: new PgUserRepo(db),
@@ -72,6 +78,7 @@ function authRepos(engine: StoreEngine): AuthRepos {
       meta: new PgMetaRepo(db),
       totp: new PgTotpRepo(db),
       settings: new PgSettingsRepo(db),
+      passkeys: new PgPasskeyRepo(db),
     }),
   });
 }
@@ -94,6 +101,14 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
     clock,
     await TotpSealer.open(repos.meta),
     () => repos.settings.value(TWO_FACTOR_ROLES),
+    async (userId) => (await repos.passkeys.count(userId)) > 0,
+  );
+  const passkeys = new PasskeyService(
+    repos.passkeys,
+    db,
+    audit,
+    clock,
+    await PasskeyChallenges.open(repos.meta, clock),
   );
   const tickets = await LoginTickets.open(repos.meta, clock);
   const withLimiter = (table: LoginFailureTable) =>
@@ -106,6 +121,7 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
       audit,
       twoFactor,
       tickets,
+      passkeys,
     );
   const auth = withLimiter("login_failures");
   const dnsAuth = withLimiter("dns_login_failures");

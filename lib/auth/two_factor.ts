@@ -56,6 +56,9 @@ export class TwoFactorService {
     private readonly sealer: TotpSealer,
     /** The stored `auth.two_factor_roles` setting (lib/settings/settings.ts). */
     private readonly requiredRoles: () => Promise<string | undefined>,
+    /** Whether the user registered a passkey (lib/auth/passkey/): it counts as a second factor. */
+    private readonly hasPasskey: (userId: string) => Promise<boolean> = () =>
+      Promise.resolve(false),
   ) {}
 
   /** Sets which users the role requirement skips (their identity provider does MFA). */
@@ -71,7 +74,12 @@ export class TwoFactorService {
 
   /** True when `user` must turn two-factor sign-in on before doing anything else. */
   async enrolmentRequired(user: AuthUser): Promise<boolean> {
-    return (await this.requiredFor(user)) && !(await this.isEnabled(user.id));
+    return (await this.requiredFor(user)) && !(await this.hasSecondFactor(user.id));
+  }
+
+  /** True when a password alone does not sign `userId` in: TOTP is on, or a passkey is registered. */
+  async hasSecondFactor(userId: string): Promise<boolean> {
+    return (await this.isEnabled(userId)) || (await this.hasPasskey(userId));
   }
 
   async status(userId: string): Promise<TwoFactorStatus> {

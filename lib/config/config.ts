@@ -6,6 +6,7 @@
  */
 import { ConfigError } from "../errors.ts";
 import { LOGIN_DEFAULTS } from "./login_options.ts";
+import { WEBAUTHN_DEFAULTS } from "./webauthn_options.ts";
 import { OPTIONS } from "./options.ts";
 import { WEBHOOK_DEFAULTS } from "./webhook_options.ts";
 import type { Config } from "./types.ts";
@@ -50,6 +51,7 @@ function defaults(): Config {
     ssoForcePasswordLogin: false,
     trustedProxies: [],
     login: { ...LOGIN_DEFAULTS },
+    webauthn: { ...WEBAUTHN_DEFAULTS },
     webhooks: { ...WEBHOOK_DEFAULTS },
     host: {
       pollMs: 5000,

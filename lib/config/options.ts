@@ -12,6 +12,7 @@ import { DNS_LIMIT_OPTIONS } from "./dns_options.ts";
 import { LOGIN_OPTIONS } from "./login_options.ts";
 import { NET_OPTIONS } from "./net_options.ts";
 import { integerOption, type Option } from "./option.ts";
+import { WEBAUTHN_OPTIONS } from "./webauthn_options.ts";
 import { WEBHOOK_OPTIONS } from "./webhook_options.ts";
 import { autoWorkers, parseBool, parseInteger, parseList, parseListen } from "./values.ts";
 
@@ -242,6 +243,7 @@ export const OPTIONS: Option[] = [
     apply: (c, v, n) => (c.secureCookies = parseBool(v, n)),
   },
   ...LOGIN_OPTIONS,
+  ...WEBAUTHN_OPTIONS,
   {
     env: "PALISADE_SSO_FORCE_PASSWORD_LOGIN",
     flag: "--sso-force-password-login",

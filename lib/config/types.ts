@@ -2,6 +2,7 @@
 import type { NotifyTarget } from "../dns/notify.ts";
 import type { LogLevel } from "../log/log.ts";
 import type { JournalLimits } from "../dns/ixfr/journal_repo.ts";
+import type { WebauthnSettings } from "./webauthn_options.ts";
 import type { WebhookSettings } from "./webhook_options.ts";
 
 export interface ListenAddress {
@@ -88,6 +89,8 @@ export interface Config {
   trustedProxies: string[];
   /** The login throttle (lib/auth/login_limiter.ts). */
   login: LoginThrottle;
+  /** The passkeys' relying party (lib/config/webauthn_options.ts). */
+  webauthn: WebauthnSettings;
   host: {
     /** Network namespace the linux driver acts in (none: the process's own). */
     netns?: string;

@@ -28,7 +28,7 @@ export function isSameOrigin(req: Request): boolean {
  * add that header to a request without a CORS preflight, which this
  * listener never grants, so trusting it here lets nothing cross-site in.
  */
-function requestScheme(req: Request): string {
+export function requestScheme(req: Request): string {
   const forwarded = req.headers.get("x-forwarded-proto");
   if (forwarded === "https" || forwarded === "http") return `${forwarded}:`;
   return new URL(req.url).protocol;

@@ -12,7 +12,8 @@ import { assert, assertEquals, assertRejects, assertStringIncludes } from "../as
 import { postForm } from "../helpers/dashboard.ts";
 import { type FakeIdp, startFakeIdp } from "../helpers/fake_idp.ts";
 import { ADMIN, startTestServer, type TestServer } from "../helpers/test_server.ts";
-import { ConflictError } from "../../lib/errors.ts";
+import { ConflictError, ForbiddenError } from "../../lib/errors.ts";
+import { base32Decode, stepAt, totpCode } from "../../lib/auth/totp.ts";
 
 async function withProvider(t: TestServer, idp: FakeIdp, enabled = true): Promise<void> {
   await t.services.sso.providers.create("admin", {
@@ -169,6 +170,27 @@ Deno.test("sso: with local password sign-in off the password form refuses; off n
   assert(!page.includes('name="password"'), "no password form");
   assertStringIncludes(page, "Sign in with Fake IdP");
   await assertRejects(() => t.login());
+});
+
+Deno.test("sso: a second-step ticket issued before password sign-in was turned off no longer signs in", async () => {
+  await using idp = await startFakeIdp();
+  await using t = await startTestServer();
+  await withProvider(t, idp);
+  const { auth, users } = t.services;
+  const admin = (await users.credentials(ADMIN.username))!.user;
+  const enrolment = await auth.twoFactor.begin(admin);
+  const secret = base32Decode(enrolment.secret);
+  await auth.twoFactor.confirm(admin, await totpCode(secret, stepAt(Date.now())));
+  const client = { address: "127.0.0.1", userAgent: "test" };
+  const step = await auth.loginStep(ADMIN.username, ADMIN.password, client, {});
+  assert("ticket" in step, "the password step hands out a ticket");
+  await t.services.sso.providers.setLocalPassword("admin", false);
+  // A code that would be accepted (the next step, inside the window).
+  const code = await totpCode(secret, stepAt(Date.now()) + 1);
+  const err = await assertRejects(() =>
+    auth.loginWithTicket(step.ticket, { totpCode: code }, client)
+  );
+  assertEquals((err as ForbiddenError).code, "password_sign_in_disabled");
 });
 
 Deno.test("sso: PALISADE_SSO_FORCE_PASSWORD_LOGIN lets passwords in while local password sign-in is off", async () => {

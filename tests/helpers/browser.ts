@@ -66,7 +66,7 @@ export async function signIn(
   await page.getByLabel("Password").fill(password);
   await Promise.all([
     page.waitForURL(`${base}/`),
-    page.getByRole("button", { name: "Sign in" }).click(),
+    page.getByRole("button", { name: "Sign in", exact: true }).click(),
   ]);
 }
 

@@ -18,6 +18,7 @@ import { rawDump, rawPgDump } from "../helpers/raw_sql.ts";
 import { addSite, buildToken, postToken, siteClient } from "../helpers/site_tokens.ts";
 import { call, startTestServer } from "../helpers/test_server.ts";
 import { seedSso } from "../helpers/sso_seed.ts";
+import { SoftAuthenticator } from "../helpers/soft_authenticator.ts";
 
 const SCRIPT = new URL("../../scripts/db_copy.ts", import.meta.url).pathname;
 const SHOP = "https://shop.example";
@@ -110,9 +111,15 @@ async function populate(dir: string): Promise<void> {
   });
   assertEquals((await t.services.webhooks.sendTest("admin", hook.id)).status, "delivered");
   await seedSso(t);
-  // Last: with two-factor sign-in on, the logins above would need a code.
+  // Last: with two-factor sign-in on (or a passkey), the logins above would need a second step.
   const twoFactor = t.services.auth.twoFactor;
   const admin = (await t.services.users.credentials("admin"))!.user;
+  const rp = { id: "localhost", origin: "http://localhost" };
+  const { passkeys } = t.services.auth;
+  const key = await SoftAuthenticator.create();
+  const created = await key.register(await passkeys.registrationOptions(admin, rp), rp.origin);
+  await passkeys.register(admin, "copy-key", created, rp);
+  await passkeys.authenticate(await key.assert(await passkeys.loginOptions(rp), rp.origin), rp);
   const enrolment = await twoFactor.begin(admin);
   const code = await totpCode(base32Decode(enrolment.secret), stepAt(Date.now()));
   assertEquals((await twoFactor.confirm(admin, code)).recovery_codes.length, 10);

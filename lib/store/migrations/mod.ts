@@ -34,6 +34,7 @@ import { twoFactor } from "./0019_two_factor.ts";
 import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
 import { dnsHistory } from "./0022_dns_history.ts";
+import { passkeys } from "./0023_passkeys.ts";
 import { oidc } from "./0024_oidc.ts";
 import { peerLimits } from "./0025_peer_limits.ts";
 
@@ -60,6 +61,7 @@ export const migrations: Migration[] = [
   webhooks,
   peerDns,
   dnsHistory,
+  passkeys,
   oidc,
   peerLimits,
 ];

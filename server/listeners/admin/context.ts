@@ -36,14 +36,18 @@ export type AdminServices =
  * must be `Secure`, and which proxies may name the client.
  */
 interface AdminSettings {
-  config: Pick<Config, "secureCookies" | "trustedProxies">;
+  config: Pick<Config, "secureCookies" | "trustedProxies" | "webauthn">;
 }
 
 /** The admin listener's slice of the process's services. */
 export function adminServices(s: Services): AdminServices {
   const { log, events, audit, auth, users, settings, system, diagnostics, cli, tunnels, dns } = s;
   return {
-    config: { secureCookies: s.config.secureCookies, trustedProxies: s.config.trustedProxies },
+    config: {
+      secureCookies: s.config.secureCookies,
+      trustedProxies: s.config.trustedProxies,
+      webauthn: s.config.webauthn,
+    },
     log,
     events,
     audit,

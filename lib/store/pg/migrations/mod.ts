@@ -11,6 +11,7 @@ import { twoFactor } from "./0003_two_factor.ts";
 import { webhooks } from "./0004_webhooks.ts";
 import { peerDns } from "./0005_peer_dns.ts";
 import { dnsHistory } from "./0006_dns_history.ts";
+import { passkeys } from "./0007_passkeys.ts";
 import { oidc } from "./0008_oidc.ts";
 import { peerLimits } from "./0009_peer_limits.ts";
 
@@ -28,6 +29,7 @@ export const pgMigrations: PgMigration[] = [
   webhooks,
   peerDns,
   dnsHistory,
+  passkeys,
   oidc,
   peerLimits,
 ];

@@ -4,24 +4,44 @@ import { Page } from "@/components/page.tsx";
 import { FormActions, FormSection } from "@/components/post_form.tsx";
 import type { Enrolment, TwoFactorService, TwoFactorStatus } from "@/lib/auth/two_factor.ts";
 import type { AuthUser } from "@/lib/auth/user.ts";
-import type { PageProps } from "@/server/http/define.ts";
+import type { PageProps, PageResult } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState, formText } from "@/server/http/form.ts";
-import { define } from "@/server/listeners/admin/context.ts";
+import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
+import { relyingParty } from "@/server/http/relying_party.ts";
+import { type PasskeysData, PasskeysSection } from "@/components/account/passkeys_section.tsx";
+import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey/passkeys.ts";
+import { ForbiddenError, UnprocessableError } from "@/lib/errors.ts";
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 
 const Body = z.object({
-  _action: z.enum(["enrol", "confirm", "disable"]),
+  _action: z.enum([
+    "enrol",
+    "confirm",
+    "disable",
+    "passkey_add",
+    "passkey_rename",
+    "passkey_delete",
+  ]),
   code: formText(64).optional(),
+  /** Passkeys: the new one's name and the browser's answer (JSON), or the id to delete. */
+  name: formText(PASSKEY_NAME_MAX).optional(),
+  credential: z.string().max(16_384).optional(),
+  id: z.string().max(64).optional(),
 });
 
 export const meta = define.meta({
   GET: {
-    summary: "Security page: turn two-factor sign-in on or off",
+    summary: "Security page: turn two-factor sign-in on or off, add or delete passkeys",
     access: "viewer",
-    query: z.object({ done: z.enum(["off"]).optional() }),
+    query: z.object({
+      done: z.enum(["off", "passkey_added", "passkey_renamed", "passkey_deleted"]).optional(),
+      delete: z.string().max(64).optional(),
+      rename: z.string().max(64).optional(),
+    }),
   },
   POST: {
-    summary: "Start or confirm two-factor enrolment, or turn it off, from the form",
+    summary: "Start or confirm two-factor enrolment, turn it off, add or delete a passkey",
     access: "viewer",
     body: Body,
   },
@@ -35,18 +55,30 @@ interface Data {
   recoveryCodes?: string[];
   form: FormState;
   notice?: string;
+  passkeys: PasskeysData;
 }
+
+const NOTICES = {
+  off: "Two-factor sign-in is off",
+  passkey_added: "Passkey added",
+  passkey_renamed: "Passkey renamed",
+  passkey_deleted: "Passkey deleted",
+} as const;
 
 const TITLE = "Security";
 
 export const handler = define.handlers(meta, {
   async GET(ctx) {
     ctx.state.title = TITLE;
-    const notice = ctx.query.done === "off" ? "Two-factor sign-in is off" : undefined;
+    const notice = ctx.query.done && NOTICES[ctx.query.done];
+    const passkeys = await passkeysData(ctx);
+    passkeys.confirmDelete = passkeys.passkeys.find((p) => p.id === ctx.query.delete);
+    passkeys.rename = passkeys.passkeys.find((p) => p.id === ctx.query.rename);
     return page<Data>({
       ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
       form: emptyForm(),
       notice,
+      passkeys,
     });
   },
   async POST(ctx) {
@@ -54,6 +86,7 @@ export const handler = define.handlers(meta, {
     const twoFactor = ctx.services.auth.twoFactor;
     const user = ctx.auth.user;
     const code = ctx.body.code ?? "";
+    if (ctx.body._action.startsWith("passkey_")) return await passkeyPost(ctx);
     try {
       if (ctx.body._action === "enrol") {
         await twoFactor.begin(user);
@@ -68,15 +101,73 @@ export const handler = define.handlers(meta, {
         ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
         form: emptyForm(),
         recoveryCodes: recovery_codes,
+        passkeys: await passkeysData(ctx),
       });
     } catch (err) {
       const { form, status } = formFailure(err, { code: "" }, ["code"]);
-      return page<Data>({ ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)), form }, {
-        status,
-      });
+      return page<Data>({
+        ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
+        form,
+        passkeys: await passkeysData(ctx),
+      }, { status });
     }
   },
 });
+
+type PostCtx = SignedInContext<z.infer<typeof Body>>;
+
+async function passkeysData(ctx: SignedInContext): Promise<PasskeysData> {
+  const { passkeys } = ctx.services.auth;
+  return {
+    passkeys: await passkeys.list(ctx.auth.user.id),
+    options: await passkeys.registrationOptions(
+      ctx.auth.user,
+      relyingParty(ctx.services.config.webauthn, ctx.req),
+    ),
+  };
+}
+
+/** Adds or deletes a passkey; a refusal is shown in the passkeys section. */
+async function passkeyPost(ctx: PostCtx): Promise<Response | PageResult<Data>> {
+  const { passkeys } = ctx.services.auth;
+  const user = ctx.auth.user;
+  try {
+    if (ctx.body._action === "passkey_delete") {
+      await passkeys.remove(user, ctx.body.id ?? "");
+      return ctx.redirect("/account/security?done=passkey_deleted");
+    }
+    const name = (ctx.body.name ?? "").trim();
+    if (!name) throw new UnprocessableError("Name the passkey", { field: "name" });
+    if (ctx.body._action === "passkey_rename") {
+      await passkeys.rename(user, ctx.body.id ?? "", name);
+      return ctx.redirect("/account/security?done=passkey_renamed");
+    }
+    const rp = relyingParty(ctx.services.config.webauthn, ctx.req);
+    await passkeys.register(user, name, registration(ctx.body.credential), rp);
+    return ctx.redirect("/account/security?done=passkey_added");
+  } catch (err) {
+    const { form, status } = formFailure(err, {}, []);
+    return page<Data>({
+      ...(await state(ctx.services.auth.twoFactor, user)),
+      form: emptyForm(),
+      passkeys: { ...(await passkeysData(ctx)), error: form.errors[""] },
+    }, { status });
+  }
+}
+
+/** The posted registration answer: malformed JSON is refused like a wrong one. */
+function registration(json: string | undefined): RegistrationResponseJSON {
+  try {
+    const v = JSON.parse(json ?? "");
+    if (v && typeof v === "object" && v.response && typeof v.response === "object") return v;
+  } catch {
+    // refused below
+  }
+  throw new ForbiddenError("The passkey could not be registered; try again", {
+    field: "passkey",
+    code: "passkey_invalid",
+  });
+}
 
 async function state(
   twoFactor: TwoFactorService,
@@ -144,9 +235,9 @@ export default function Security({ data }: PageProps<Data>) {
   return (
     <Page title={TITLE}>
       {data.notice && <p class="notice" role="status">{data.notice}</p>}
-      {data.required && !status.enabled && (
+      {data.required && !status.enabled && data.passkeys.passkeys.length === 0 && (
         <p class="notice" role="alert">
-          Your role must use two-factor sign-in: turn it on to use the dashboard.
+          Your role must use two-factor sign-in: turn it on or add a passkey to use the dashboard.
         </p>
       )}
       {data.recoveryCodes && <RecoveryCodes codes={data.recoveryCodes} />}
@@ -186,6 +277,7 @@ export default function Security({ data }: PageProps<Data>) {
           <FormActions label={status.pending ? "Start again" : "Set up two-factor sign-in"} />
         </FormSection>
       )}
+      <PasskeysSection data={data.passkeys} />
     </Page>
   );
 }
