@@ -85,43 +85,49 @@ import * as $81 from "./admin/api/v1/diagnostics/all.ts";
 import * as $82 from "./admin/api/v1/firewall/rules/[id].ts";
 import * as $83 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
 import * as $84 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $85 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $86 from "./admin/api/v1/interfaces/[id].ts";
-import * as $87 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $88 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $89 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $90 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $91 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $92 from "./admin/api/v1/interfaces/index.ts";
-import * as $93 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $94 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $95 from "./admin/api/v1/networks/[id].ts";
-import * as $96 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $97 from "./admin/api/v1/networks/index.ts";
-import * as $98 from "./admin/api/v1/openapi.json.ts";
-import * as $99 from "./admin/api/v1/peers/[id].ts";
-import * as $100 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $101 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $102 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $103 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $104 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $105 from "./admin/api/v1/peers/index.ts";
-import * as $106 from "./admin/api/v1/reconcile/apply.ts";
-import * as $107 from "./admin/api/v1/reconcile/plan.ts";
-import * as $108 from "./admin/api/v1/routes/[id].ts";
-import * as $109 from "./admin/api/v1/routes/index.ts";
-import * as $110 from "./admin/api/v1/system/health.ts";
-import * as $111 from "./admin/api/v1/system/index.ts";
-import * as $112 from "./admin/api/v1/system/settings.ts";
-import * as $113 from "./admin/api/v1/system/version.ts";
-import * as $114 from "./admin/api/v1/webhooks/[id].ts";
-import * as $115 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
-import * as $116 from "./admin/api/v1/webhooks/[id]/test.ts";
-import * as $117 from "./admin/api/v1/webhooks/index.ts";
-import * as $118 from "./admin/api/v1/ws.ts";
-import * as $119 from "./admin/login.tsx";
-import * as $120 from "./admin/logout.ts";
-import * as $121 from "./admin/static/[...path].ts";
+import * as $85 from "./admin/api/v1/firewall/rules/[id]/history/[entry]/revert.ts";
+import * as $86 from "./admin/api/v1/firewall/rules/[id]/history/index.ts";
+import * as $87 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $88 from "./admin/api/v1/interfaces/[id].ts";
+import * as $89 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $90 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $91 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $92 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $93 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $94 from "./admin/api/v1/interfaces/index.ts";
+import * as $95 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $96 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $97 from "./admin/api/v1/networks/[id].ts";
+import * as $98 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $99 from "./admin/api/v1/networks/index.ts";
+import * as $100 from "./admin/api/v1/openapi.json.ts";
+import * as $101 from "./admin/api/v1/peers/[id].ts";
+import * as $102 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $103 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $104 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $105 from "./admin/api/v1/peers/[id]/history/[entry]/revert.ts";
+import * as $106 from "./admin/api/v1/peers/[id]/history/index.ts";
+import * as $107 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $108 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $109 from "./admin/api/v1/peers/index.ts";
+import * as $110 from "./admin/api/v1/reconcile/apply.ts";
+import * as $111 from "./admin/api/v1/reconcile/plan.ts";
+import * as $112 from "./admin/api/v1/routes/[id].ts";
+import * as $113 from "./admin/api/v1/routes/[id]/history/[entry]/revert.ts";
+import * as $114 from "./admin/api/v1/routes/[id]/history/index.ts";
+import * as $115 from "./admin/api/v1/routes/index.ts";
+import * as $116 from "./admin/api/v1/system/health.ts";
+import * as $117 from "./admin/api/v1/system/index.ts";
+import * as $118 from "./admin/api/v1/system/settings.ts";
+import * as $119 from "./admin/api/v1/system/version.ts";
+import * as $120 from "./admin/api/v1/webhooks/[id].ts";
+import * as $121 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
+import * as $122 from "./admin/api/v1/webhooks/[id]/test.ts";
+import * as $123 from "./admin/api/v1/webhooks/index.ts";
+import * as $124 from "./admin/api/v1/ws.ts";
+import * as $125 from "./admin/login.tsx";
+import * as $126 from "./admin/logout.ts";
+import * as $127 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -210,41 +216,47 @@ export const routes: Record<string, RouteModule> = {
   "api/v1/firewall/rules/[id].ts": $82,
   "api/v1/firewall/rules/[id]/disable.ts": $83,
   "api/v1/firewall/rules/[id]/enable.ts": $84,
-  "api/v1/firewall/rules/index.ts": $85,
-  "api/v1/interfaces/[id].ts": $86,
-  "api/v1/interfaces/[id]/disable.ts": $87,
-  "api/v1/interfaces/[id]/enable.ts": $88,
-  "api/v1/interfaces/[id]/peers.ts": $89,
-  "api/v1/interfaces/[id]/restart.ts": $90,
-  "api/v1/interfaces/[id]/status.ts": $91,
-  "api/v1/interfaces/index.ts": $92,
-  "api/v1/interfaces/upstreams/import.ts": $93,
-  "api/v1/interfaces/upstreams/preview.ts": $94,
-  "api/v1/networks/[id].ts": $95,
-  "api/v1/networks/[id]/available.ts": $96,
-  "api/v1/networks/index.ts": $97,
-  "api/v1/openapi.json.ts": $98,
-  "api/v1/peers/[id].ts": $99,
-  "api/v1/peers/[id]/config.ts": $100,
-  "api/v1/peers/[id]/disable.ts": $101,
-  "api/v1/peers/[id]/enable.ts": $102,
-  "api/v1/peers/[id]/qr.ts": $103,
-  "api/v1/peers/[id]/revoke.ts": $104,
-  "api/v1/peers/index.ts": $105,
-  "api/v1/reconcile/apply.ts": $106,
-  "api/v1/reconcile/plan.ts": $107,
-  "api/v1/routes/[id].ts": $108,
-  "api/v1/routes/index.ts": $109,
-  "api/v1/system/health.ts": $110,
-  "api/v1/system/index.ts": $111,
-  "api/v1/system/settings.ts": $112,
-  "api/v1/system/version.ts": $113,
-  "api/v1/webhooks/[id].ts": $114,
-  "api/v1/webhooks/[id]/deliveries.ts": $115,
-  "api/v1/webhooks/[id]/test.ts": $116,
-  "api/v1/webhooks/index.ts": $117,
-  "api/v1/ws.ts": $118,
-  "login.tsx": $119,
-  "logout.ts": $120,
-  "static/[...path].ts": $121,
+  "api/v1/firewall/rules/[id]/history/[entry]/revert.ts": $85,
+  "api/v1/firewall/rules/[id]/history/index.ts": $86,
+  "api/v1/firewall/rules/index.ts": $87,
+  "api/v1/interfaces/[id].ts": $88,
+  "api/v1/interfaces/[id]/disable.ts": $89,
+  "api/v1/interfaces/[id]/enable.ts": $90,
+  "api/v1/interfaces/[id]/peers.ts": $91,
+  "api/v1/interfaces/[id]/restart.ts": $92,
+  "api/v1/interfaces/[id]/status.ts": $93,
+  "api/v1/interfaces/index.ts": $94,
+  "api/v1/interfaces/upstreams/import.ts": $95,
+  "api/v1/interfaces/upstreams/preview.ts": $96,
+  "api/v1/networks/[id].ts": $97,
+  "api/v1/networks/[id]/available.ts": $98,
+  "api/v1/networks/index.ts": $99,
+  "api/v1/openapi.json.ts": $100,
+  "api/v1/peers/[id].ts": $101,
+  "api/v1/peers/[id]/config.ts": $102,
+  "api/v1/peers/[id]/disable.ts": $103,
+  "api/v1/peers/[id]/enable.ts": $104,
+  "api/v1/peers/[id]/history/[entry]/revert.ts": $105,
+  "api/v1/peers/[id]/history/index.ts": $106,
+  "api/v1/peers/[id]/qr.ts": $107,
+  "api/v1/peers/[id]/revoke.ts": $108,
+  "api/v1/peers/index.ts": $109,
+  "api/v1/reconcile/apply.ts": $110,
+  "api/v1/reconcile/plan.ts": $111,
+  "api/v1/routes/[id].ts": $112,
+  "api/v1/routes/[id]/history/[entry]/revert.ts": $113,
+  "api/v1/routes/[id]/history/index.ts": $114,
+  "api/v1/routes/index.ts": $115,
+  "api/v1/system/health.ts": $116,
+  "api/v1/system/index.ts": $117,
+  "api/v1/system/settings.ts": $118,
+  "api/v1/system/version.ts": $119,
+  "api/v1/webhooks/[id].ts": $120,
+  "api/v1/webhooks/[id]/deliveries.ts": $121,
+  "api/v1/webhooks/[id]/test.ts": $122,
+  "api/v1/webhooks/index.ts": $123,
+  "api/v1/ws.ts": $124,
+  "login.tsx": $125,
+  "logout.ts": $126,
+  "static/[...path].ts": $127,
 };

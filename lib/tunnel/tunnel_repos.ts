@@ -8,6 +8,8 @@ import type { Store } from "../store/store.ts";
 import type { TunnelRepos } from "./context.ts";
 import { SqliteFirewallRepo } from "./firewall/firewall_repo.ts";
 import { PgFirewallRepo } from "./firewall/pg_firewall_repo.ts";
+import { SqliteTunnelHistoryRepo } from "./history/history_repo.ts";
+import { PgTunnelHistoryRepo } from "./history/pg_history_repo.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
 import { SqliteNetworkRepo } from "./networks/network_repo.ts";
 import { PgNetworkRepo } from "./networks/pg_network_repo.ts";
@@ -26,6 +28,7 @@ export function sqliteTunnelRepos(store: Store): TunnelRepos {
     networkRepo: new SqliteNetworkRepo(db),
     routeRepo: new SqliteRouteRepo(db),
     firewallRepo: new SqliteFirewallRepo(db),
+    historyRepo: new SqliteTunnelHistoryRepo(db),
   };
 }
 
@@ -37,5 +40,6 @@ export function pgTunnelRepos(db: PgAsync): TunnelRepos {
     networkRepo: new PgNetworkRepo(db),
     routeRepo: new PgRouteRepo(db),
     firewallRepo: new PgFirewallRepo(db),
+    historyRepo: new PgTunnelHistoryRepo(db),
   };
 }

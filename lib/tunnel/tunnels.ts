@@ -16,6 +16,7 @@ import type { SubsystemReport } from "../system/diagnostics.ts";
 import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { ensureDefaultInterface } from "./default_interface.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
+import { TunnelHistory } from "./history/history.ts";
 import { HostSync } from "./host_sync.ts";
 import { applyRelayedChanges } from "./relayed_changes.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
@@ -65,6 +66,8 @@ export interface Tunnels {
   networks: NetworkService;
   routes: RouteService;
   firewall: FirewallService;
+  /** History and revert of peers, firewall rules and routes (lib/tunnel/history/). */
+  history: TunnelHistory;
   /** POST /interfaces/upstreams/preview and /import. */
   upstreams: UpstreamService;
   reconciler: Reconciler;
@@ -116,17 +119,18 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
     pollMs: opts.pollMs,
     autoReconcile: opts.autoReconcile,
   });
-  const networks = new NetworkService(ctx);
-  const interfaces = new InterfaceService(ctx);
+  const [networks, interfaces] = [new NetworkService(ctx), new InterfaceService(ctx)];
   let startError: string | null = null;
   const peers = new PeerService(ctx, opts.serverEndpoint);
+  const [routes, firewall] = [new RouteService(ctx), new FirewallService(ctx)];
   return {
     interfaces,
     peers,
     upstreams: new UpstreamService(ctx, reconciler, (id) => peers.view(id)),
     networks,
-    routes: new RouteService(ctx),
-    firewall: new FirewallService(ctx),
+    routes,
+    firewall,
+    history: new TunnelHistory(ctx, { peers, firewall, routes }),
     reconciler,
     monitor,
     telemetry,

@@ -33,6 +33,7 @@ import { twoFactor } from "./0019_two_factor.ts";
 import { webhooks } from "./0020_webhooks.ts";
 import { peerDns } from "./0021_peer_dns.ts";
 import { dnsHistory } from "./0022_dns_history.ts";
+import { tunnelHistory } from "./0026_tunnel_history.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   webhooks,
   peerDns,
   dnsHistory,
+  tunnelHistory,
 ];

@@ -11,6 +11,7 @@ import { twoFactor } from "./0003_two_factor.ts";
 import { webhooks } from "./0004_webhooks.ts";
 import { peerDns } from "./0005_peer_dns.ts";
 import { dnsHistory } from "./0006_dns_history.ts";
+import { tunnelHistory } from "./0010_tunnel_history.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -26,4 +27,5 @@ export const pgMigrations: PgMigration[] = [
   webhooks,
   peerDns,
   dnsHistory,
+  tunnelHistory,
 ];
