@@ -9,7 +9,7 @@
 import { NotFoundError } from "../../errors.ts";
 import type { TunnelContext } from "../context.ts";
 import type { HistoryKind, TunnelChange } from "./history_repo.ts";
-import { asRevert, currentState, KIND_NOUN, refuseLater } from "./history_write.ts";
+import { asRevert, currentState, KIND_NOUN, labelOf, refuseLater } from "./history_write.ts";
 import { applyBefore, type RevertTargets } from "./revert.ts";
 
 /** Most changes one page of history shows. */
@@ -20,6 +20,8 @@ export interface HistoryPage {
   object_id: string;
   /** Whether the object exists now (a deleted one keeps its history). */
   exists: boolean;
+  /** Its name (a route: its destination), now or as last kept. */
+  label: string;
   changes: TunnelChange[];
 }
 
@@ -43,11 +45,10 @@ export class TunnelHistory {
   ): Promise<HistoryPage> {
     const limit = Math.min(Math.max(1, Math.trunc(opts.limit ?? HISTORY_PAGE)), HISTORY_PAGE);
     const changes = await this.ctx.historyRepo.list(kind, objectId, limit, opts.before);
-    const exists = (await currentState(this.ctx, kind, objectId)) !== null;
-    if (!exists && changes.length === 0 && opts.before === undefined) {
-      throw notFound(kind, objectId);
-    }
-    return { kind, object_id: objectId, exists, changes };
+    const now = await currentState(this.ctx, kind, objectId);
+    if (!now && changes.length === 0 && opts.before === undefined) throw notFound(kind, objectId);
+    const label = labelOf(now, changes[0]?.after ?? null, changes[0]?.before ?? null);
+    return { kind, object_id: objectId, exists: now !== null, label, changes };
   }
 
   /** One change of the object; NotFoundError when absent. */

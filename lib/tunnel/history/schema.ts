@@ -36,6 +36,7 @@ export const TunnelHistorySchema = z.object({
   kind: z.enum(HISTORY_KINDS),
   object_id: z.string(),
   exists: z.boolean().describe("False once the object is deleted: its history stays"),
+  label: z.string().describe("Its name (a route: its destination), now or as last kept"),
   changes: z.array(ChangeSchema),
 });
 

@@ -140,6 +140,9 @@ export default function Peer({ data }: PageProps<Data>) {
         />
       </section>
       <PeerFacts peer={peer} />
+      <p>
+        <a class="button-link" href={`/peers/${peer.id}/history`}>History</a>
+      </p>
       {data.canEdit && <PeerManage peer={peer} form={data.form} actionError={data.actionError} />}
     </Page>
   );
