@@ -1,3 +1,4 @@
+import { Table } from "@/components/table.tsx";
 import { isoTime } from "@/lib/clock.ts";
 import type { TunnelChange } from "@/lib/tunnel/history/history_repo.ts";
 import { fieldChanges } from "@/lib/tunnel/history/schema.ts";
@@ -43,26 +44,21 @@ export function FieldDiff({ change }: { change: TunnelChange }) {
   return (
     <>
       {state && <p>{state === "created" ? "Created with:" : "Deleted; it was:"}</p>}
-      <table class="diff-fields">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
+      <Table
+        class="diff-fields"
+        label={`Fields of change ${change.id}`}
+        columns={[{ label: "Field" }, { label: "Before" }, { label: "After" }]}
+      >
+        {fields.map((f) => (
+          <tr key={f.field}>
+            <th scope="row">
+              <code>{f.field}</code>
+            </th>
+            <td class="removed">{shown(f.before)}</td>
+            <td class="added">{shown(f.after)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {fields.map((f) => (
-            <tr key={f.field}>
-              <th scope="row">
-                <code>{f.field}</code>
-              </th>
-              <td class="removed">{shown(f.before)}</td>
-              <td class="added">{shown(f.after)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </>
   );
 }
