@@ -15,6 +15,7 @@ import { MemoryDriver } from "../../../tests/helpers/memory_driver.ts";
 import { rawRows } from "../../../tests/helpers/raw_sql.ts";
 import { tunnelHarness } from "../../../tests/helpers/tunnels.ts";
 import { ConflictError } from "../../errors.ts";
+import { asRevert, HISTORY_KEEP } from "./history_write.ts";
 
 async function setup() {
   const driver = new MemoryDriver();
@@ -191,4 +192,40 @@ Deno.test("no secret enters history: a peer's private and preshared keys are onl
   assertEquals([created.has_private_key, created.has_preshared_key], [true, true]);
   assertEquals("private_key" in created || "preshared_key" in created, false);
   assertEquals(JSON.parse(rows[1].after_state!).has_preshared_key, false);
+});
+
+Deno.test("a change that slips in after the revert's first check rolls the revert back: the write checks again in its transaction", async () => {
+  const { h, iface } = await setup();
+  await using _ = h;
+  const peers = h.tunnels.peers;
+  const p = await peers.create(iface.id, { name: "a" }, "alice");
+  await peers.update(p.id, { dns: "9.9.9.9" }, "alice");
+  const [edit] = (await h.tunnels.history.list("peer", p.id)).changes;
+  await peers.update(p.id, { name: "b" }, "bob");
+  const stored = storedPeer(h, p.id);
+  // As revert() would run the service after its first check had passed.
+  const err = await assertRejects(
+    () =>
+      asRevert(
+        { kind: "peer", objectId: p.id, entry: edit.id },
+        () => peers.update(p.id, { dns: "" }, "carol"),
+      ),
+    ConflictError,
+    "revert it first",
+  );
+  assertEquals((err as ConflictError).code, "history_conflict");
+  assertEquals(storedPeer(h, p.id), stored);
+  assertEquals((await h.tunnels.history.list("peer", p.id)).changes.length, 3);
+});
+
+Deno.test("history keeps the newest HISTORY_KEEP changes of an object", async () => {
+  const { h, iface } = await setup();
+  await using _ = h;
+  const p = await h.tunnels.peers.create(iface.id, { name: "a" }, "alice");
+  for (let i = 0; i < HISTORY_KEEP; i++) {
+    await h.tunnels.peers.update(p.id, { keepalive: i + 1 }, "alice");
+  }
+  const rows = rawRows<{ summary: string }>(h.store, "tunnel_history", ["summary"], "id");
+  assertEquals(rows.length, HISTORY_KEEP);
+  assertEquals(rows[0].summary, "Updated keepalive");
 });
