@@ -1,7 +1,7 @@
 /**
  * The History page of a route and of a peer in headless Chromium: a route
- * deleted from its list is restored from its history through the revert
- * confirmation; a peer's rename is shown as a field diff and reverted the
+ * deleted from its list is found under "Recently deleted" and restored from
+ * its history through the revert confirmation; a peer's rename is shown as a field diff and reverted the
  * same way; a refused revert (a later change) shows its reason on the
  * confirmation page and changes nothing.
  */
@@ -41,7 +41,12 @@ browserTest(
       await page.waitForURL(`${t.admin}/routes?done=deleted`);
       assertEquals(await tunnels.routes.list(), []);
 
-      await page.goto(`${t.admin}/routes/${route.id}/history`);
+      const listed = (await axeViolations(page, "/routes with a deleted route"))
+        .filter((v) => BLOCKING.has(v.impact));
+      assertEquals(listed.length, 0, describeViolations(listed));
+      await page.getByRole("region", { name: "Recently deleted" })
+        .getByRole("link", { name: "10.50.0.0/24" }).click();
+      await page.waitForURL(`${t.admin}/routes/${route.id}/history`);
       await page.getByText("This route is deleted; its history is kept.").waitFor();
       const deletion = page.locator("li.card").first();
       assert((await deletion.innerText()).includes("Deleted"));
@@ -53,6 +58,8 @@ browserTest(
       await page.waitForURL(`${t.admin}/routes/${route.id}/history?done=reverted`);
       await page.getByText("Change reverted").waitFor();
       assertEquals((await tunnels.routes.get(route.id)).destination, "10.50.0.0/24");
+      await page.goto(`${t.admin}/routes`);
+      assertEquals(await page.getByRole("region", { name: "Recently deleted" }).count(), 0);
 
       await page.goto(`${t.admin}/peers/${peer.id}`);
       await page.getByRole("link", { name: "History" }).click();

@@ -68,6 +68,19 @@ repoContract("TunnelHistoryRepo", {
     assertEquals(await repo.newer("peer", P, ids[3]), undefined);
   },
 
+  "deleted() lists the objects whose newest change deleted them, newest first": async (e) => {
+    const repo = repoOf(e);
+    const a = await repo.add(change(1, { objectId: "a", after: null }));
+    await repo.add(change(1, { objectId: "b", after: null }));
+    // b came back (a revert of its deletion): no longer deleted.
+    await repo.add(change(2, { objectId: "b" }));
+    const c = await repo.add(change(1, { objectId: "c", after: null }));
+    await repo.add(change(1, { objectId: "d" }));
+    await repo.add(change(1, { kind: "route", objectId: "e", after: null }));
+    assertEquals((await repo.deleted("peer", 10)).map((x) => x.id), [c, a]);
+    assertEquals((await repo.deleted("peer", 1)).map((x) => x.id), [c]);
+  },
+
   "trim keeps the newest of the object and leaves other objects alone": async (e) => {
     const repo = repoOf(e);
     const ids = [];

@@ -14,6 +14,8 @@ import { applyBefore, type RevertTargets } from "./revert.ts";
 
 /** Most changes one page of history shows. */
 export const HISTORY_PAGE = 50;
+/** Most deleted objects a list page offers to restore. */
+export const DELETED_SHOWN = 10;
 
 export interface HistoryPage {
   kind: HistoryKind;
@@ -49,6 +51,11 @@ export class TunnelHistory {
     if (!now && changes.length === 0 && opts.before === undefined) throw notFound(kind, objectId);
     const label = labelOf(now, changes[0]?.after ?? null, changes[0]?.before ?? null);
     return { kind, object_id: objectId, exists: now !== null, label, changes };
+  }
+
+  /** The kind's objects deleted most recently (still deleted), by their deletion, newest first. */
+  deleted(kind: HistoryKind, limit = DELETED_SHOWN): Promise<TunnelChange[]> {
+    return this.ctx.historyRepo.deleted(kind, limit);
   }
 
   /** One change of the object; NotFoundError when absent. */

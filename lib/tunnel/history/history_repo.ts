@@ -46,6 +46,8 @@ export interface TunnelHistoryRepo {
   get(kind: HistoryKind, objectId: string, id: number): Promise<TunnelChange | undefined>;
   /** The object's oldest change newer than `id`; undefined when there is none. */
   newer(kind: HistoryKind, objectId: string, id: number): Promise<TunnelChange | undefined>;
+  /** The kind's objects deleted by their newest change: those changes, newest first, at most `limit`. */
+  deleted(kind: HistoryKind, limit: number): Promise<TunnelChange[]>;
   /** Drops the object's changes beyond the newest `keep`. */
   trim(kind: HistoryKind, objectId: string, keep: number): Promise<void>;
 }
@@ -138,6 +140,18 @@ export class SqliteTunnelHistoryRepo implements TunnelHistoryRepo {
       );
       return r && toChange(r);
     });
+  }
+
+  deleted(kind: HistoryKind, limit: number): Promise<TunnelChange[]> {
+    return this.db.run((store) =>
+      store.all<TunnelChangeRow>(
+        `SELECT ${COLUMNS} FROM tunnel_history h WHERE kind = ? AND after_state IS NULL
+         AND id = (SELECT MAX(id) FROM tunnel_history n WHERE n.kind = h.kind AND n.object_id = h.object_id)
+         ORDER BY id DESC LIMIT ?`,
+        kind,
+        limit,
+      ).map(toChange)
+    );
   }
 
   trim(kind: HistoryKind, objectId: string, keep: number): Promise<void> {

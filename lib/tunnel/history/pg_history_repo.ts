@@ -52,6 +52,16 @@ export class PgTunnelHistoryRepo implements TunnelHistoryRepo {
     return r && toChange(r);
   }
 
+  async deleted(kind: HistoryKind, limit: number): Promise<TunnelChange[]> {
+    const rows = await this.db.sql<TunnelChangeRow[]>`
+      SELECT id, kind, object_id, actor, summary, before_state, after_state, reverts, created_at
+      FROM tunnel_history h WHERE kind = ${kind} AND after_state IS NULL
+        AND id = (SELECT MAX(id) FROM tunnel_history n
+                  WHERE n.kind = h.kind AND n.object_id = h.object_id)
+      ORDER BY id DESC LIMIT ${limit}`;
+    return rows.map(toChange);
+  }
+
   async trim(kind: HistoryKind, objectId: string, keep: number): Promise<void> {
     await this.db.sql`
       DELETE FROM tunnel_history WHERE kind = ${kind} AND object_id = ${objectId} AND id < (
