@@ -6,7 +6,7 @@
  * object's own service (revert.ts) and is itself a change, audited as the
  * revert of its entry.
  */
-import { NotFoundError } from "../../errors.ts";
+import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { TunnelContext } from "../context.ts";
 import type { HistoryKind, TunnelChange } from "./history_repo.ts";
 import { asRevert, currentState, KIND_NOUN, labelOf, refuseLater } from "./history_write.ts";
@@ -83,7 +83,16 @@ export class TunnelHistory {
     // Checked first for a clear refusal before any validation; the write
     // checks again in its own transaction (history_write.ts).
     await refuseLater(this.ctx, kind, objectId, c.id);
-    await asRevert({ kind, objectId, entry: c.id }, () => applyBefore(this.targets, c, actor));
+    const scope = { kind, objectId, entry: c.id };
+    if (!await asRevert(scope, () => applyBefore(this.targets, c, actor))) {
+      // Only fields the service cannot set differed (a counter, say): nothing changed.
+      throw new ConflictError(
+        `Cannot revert change ${c.id} of ${KIND_NOUN[kind]} "${
+          labelOf(c.before, c.after)
+        }": none of what it changed can be set back`,
+        { field: "entry", code: "history_irreversible" },
+      );
+    }
     return { kind, object_id: objectId, reverted: c.id };
   }
 }

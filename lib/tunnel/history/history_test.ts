@@ -15,6 +15,7 @@ import { MemoryDriver } from "../../../tests/helpers/memory_driver.ts";
 import { rawRows } from "../../../tests/helpers/raw_sql.ts";
 import { tunnelHarness } from "../../../tests/helpers/tunnels.ts";
 import { ConflictError } from "../../errors.ts";
+import { sqliteTunnelRepos } from "../tunnel_repos.ts";
 import { asRevert, HISTORY_KEEP } from "./history_write.ts";
 
 async function setup() {
@@ -228,4 +229,27 @@ Deno.test("history keeps the newest HISTORY_KEEP changes of an object", async ()
   const rows = rawRows<{ summary: string }>(h.store, "tunnel_history", ["summary"], "id");
   assertEquals(rows.length, HISTORY_KEEP);
   assertEquals(rows[0].summary, "Updated keepalive");
+});
+
+Deno.test("a change of nothing the service can set back is refused (history_irreversible) rather than answered as done", async () => {
+  const { h, iface } = await setup();
+  await using _ = h;
+  const p = await h.tunnels.peers.create(iface.id, { name: "a" }, "alice");
+  // A field PUT does not take (a provider peer's endpoint), as a later column might be.
+  const id = await sqliteTunnelRepos(h.store).historyRepo.add({
+    kind: "peer",
+    objectId: p.id,
+    actor: "system",
+    summary: "Endpoint moved",
+    before: { name: "a", endpoint: "192.0.2.1:51820" },
+    after: { name: "a", endpoint: "192.0.2.2:51820" },
+    reverts: null,
+    createdAt: Date.now(),
+  });
+  const err = await assertRejects(
+    () => h.tunnels.history.revert("peer", p.id, id, "bob"),
+    ConflictError,
+    "none of what it changed can be set back",
+  );
+  assertEquals((err as ConflictError).code, "history_irreversible");
 });

@@ -72,12 +72,17 @@ interface RevertScope {
 
 const reverting = new AsyncLocalStorage<RevertScope>();
 
-/** Runs `fn` (a service call) as the revert of change `entry` of the object. */
-export function asRevert<T>(
+/**
+ * Runs `fn` (a service call) as the revert of change `entry` of the object;
+ * resolves with whether it kept a change (false: nothing was put back).
+ */
+export async function asRevert(
   scope: Omit<RevertScope, "written">,
-  fn: () => Promise<T>,
-): Promise<T> {
-  return reverting.run({ ...scope, written: false }, fn);
+  fn: () => Promise<unknown>,
+): Promise<boolean> {
+  const state = { ...scope, written: false };
+  await reverting.run(state, fn);
+  return state.written;
 }
 
 /** ConflictError (code "history_conflict") when the object changed after change `entry`. */
