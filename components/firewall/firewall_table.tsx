@@ -42,9 +42,7 @@ export function FirewallTable({ rules, canEdit }: { rules: FirewallRuleView[]; c
               class="rules"
               columns={[
                 ...COLUMNS,
-                canEdit && {
-                  label: <span class="visually-hidden">Actions</span>,
-                },
+                { label: <span class="visually-hidden">Actions</span> },
               ]}
             >
               {rules.map((r) => <RuleRow key={r.id} rule={r} canEdit={canEdit} />)}
@@ -75,14 +73,19 @@ function RuleRow({ rule: r, canEdit }: { rule: FirewallRuleView; canEdit: boolea
       <td data-cell="state">
         <Badge status={r.enabled ? "enabled" : "disabled"} />
       </td>
-      {canEdit && (
-        <td class="row-actions">
-          <RowAction rule={r} action={r.enabled ? "disable" : "enable"} />
-          <a href={`/firewall/${r.id}/delete`} class="danger">
-            Delete<span class="visually-hidden">{` rule ${r.name}`}</span>
-          </a>
-        </td>
-      )}
+      <td class="row-actions">
+        {canEdit && (
+          <>
+            <RowAction rule={r} action={r.enabled ? "disable" : "enable"} />
+            <a href={`/firewall/${r.id}/delete`} class="danger">
+              Delete<span class="visually-hidden">{` rule ${r.name}`}</span>
+            </a>
+          </>
+        )}
+        <a href={`/firewall/${r.id}/history`}>
+          History<span class="visually-hidden">{` rule ${r.name}`}</span>
+        </a>
+      </td>
     </tr>
   );
 }

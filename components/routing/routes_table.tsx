@@ -34,9 +34,7 @@ export function RoutesTable({ routes, canEdit }: { routes: RouteView[]; canEdit:
             <Table
               columns={[
                 ...COLUMNS,
-                canEdit && {
-                  label: <span class="visually-hidden">Actions</span>,
-                },
+                { label: <span class="visually-hidden">Actions</span> },
               ]}
             >
               {routes.map((r) => <RouteRow key={r.id} route={r} canEdit={canEdit} />)}
@@ -67,13 +65,16 @@ function RouteRow({ route: r, canEdit }: { route: RouteView; canEdit: boolean })
       </td>
       <td class="num">{r.metric}</td>
       <td>{formatTime(r.created_at)}</td>
-      {canEdit && (
-        <td class="row-actions">
+      <td class="row-actions">
+        {canEdit && (
           <a href={`/routes/${r.id}/delete`} class="danger">
             Delete<span class="visually-hidden">{` route to ${r.destination}`}</span>
           </a>
-        </td>
-      )}
+        )}
+        <a href={`/routes/${r.id}/history`}>
+          History<span class="visually-hidden">{` route to ${r.destination}`}</span>
+        </a>
+      </td>
     </tr>
   );
 }

@@ -5,6 +5,7 @@ import type { EventBus } from "../events/bus.ts";
 import type { Logger } from "../log/log.ts";
 import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { FirewallRepo } from "./firewall/firewall_repo.ts";
+import type { TunnelHistoryRepo } from "./history/history_repo.ts";
 import type { HostSync } from "./host_sync.ts";
 import type { InterfaceRepo } from "./interface_repo.ts";
 import type { LimitsRepo } from "./lifecycle/limits_repo.ts";
@@ -23,6 +24,8 @@ export interface TunnelRepos {
   firewallRepo: FirewallRepo;
   /** Peer expiry and quotas (lifecycle/). */
   limitsRepo: LimitsRepo;
+  /** The history of peers, firewall rules and routes (lib/tunnel/history/). */
+  historyRepo: TunnelHistoryRepo;
 }
 
 export interface TunnelContext extends TunnelRepos {

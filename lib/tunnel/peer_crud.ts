@@ -6,6 +6,7 @@
 import { ConflictError } from "../errors.ts";
 import { isUnique } from "./unique.ts";
 import type { TunnelContext } from "./context.ts";
+import { keepChange } from "./history/history_write.ts";
 import { applyThenEmit } from "./host_apply.ts";
 import type { InterfaceRow } from "./interface_repo.ts";
 import { type Cidr, parseCidr, parseIpv4 } from "./ipv4.ts";
@@ -98,6 +99,7 @@ export class PeerCrud {
         what,
       );
       await publishPeer(this.ctx, p.id, actor);
+      await keepChange(this.ctx, "peer", p.id, actor, "Created", null);
       await audit.add({
         actor,
         event_type: "peer.created",
@@ -141,7 +143,10 @@ export class PeerCrud {
       for (const p of prepared) {
         await this.#insert(p, iface, cidr, taken, now, `Cannot create peer "${p.name}"`);
       }
-      for (const p of prepared) await publishPeer(this.ctx, p.id, actor);
+      for (const p of prepared) {
+        await publishPeer(this.ctx, p.id, actor);
+        await keepChange(this.ctx, "peer", p.id, actor, "Created (import)", null);
+      }
       await audit.add({
         actor,
         event_type: "peers.imported",
@@ -182,7 +187,10 @@ export class PeerCrud {
         );
         changed.push("address");
       }
-      if (changed.length) await this.#write(next, changed, iface, actor, what);
+      if (changed.length) {
+        await this.#write(next, changed, iface, actor, what);
+        await keepChange(this.ctx, "peer", id, actor, `Updated ${changed.join(", ")}`, cur);
+      }
       // Only the name and the address show in DNS.
       if (changed.includes("name") || changed.includes("address")) {
         await publishPeer(this.ctx, id, actor, changed.includes("name") ? "name" : "address");
@@ -231,6 +239,7 @@ export class PeerCrud {
     await this.ctx.transactor.tx(async () => {
       await withdrawPeer(this.ctx, id, actor);
       await this.ctx.peerRepo.delete(id);
+      await keepChange(this.ctx, "peer", id, actor, "Deleted", cur);
       await this.ctx.audit.add({
         actor,
         event_type: "peer.deleted",

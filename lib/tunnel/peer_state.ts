@@ -6,6 +6,7 @@
  */
 import { ConflictError } from "../errors.ts";
 import type { TunnelContext } from "./context.ts";
+import { keepChange } from "./history/history_write.ts";
 import { applyThenEmit, applyToHost } from "./host_apply.ts";
 import { publishPeer } from "./peer_dns.ts";
 import type { PeerListing } from "./peer_listing.ts";
@@ -51,6 +52,14 @@ export class PeerState {
     }
     await transactor.tx(async () => {
       await peerRepo.setStatus(id, status, clock.now());
+      await keepChange(
+        this.ctx,
+        "peer",
+        id,
+        actor,
+        `${verb[0].toUpperCase()}${verb.slice(1)}d`,
+        cur,
+      );
       await publishPeer(this.ctx, id, actor, "status");
       await audit.add({
         actor,

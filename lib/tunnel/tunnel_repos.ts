@@ -8,6 +8,8 @@ import type { Store } from "../store/store.ts";
 import type { TunnelRepos } from "./context.ts";
 import { SqliteFirewallRepo } from "./firewall/firewall_repo.ts";
 import { PgFirewallRepo } from "./firewall/pg_firewall_repo.ts";
+import { SqliteTunnelHistoryRepo } from "./history/history_repo.ts";
+import { PgTunnelHistoryRepo } from "./history/pg_history_repo.ts";
 import { SqliteInterfaceRepo } from "./interface_repo.ts";
 import { SqliteLimitsRepo } from "./lifecycle/limits_repo.ts";
 import { PgLimitsRepo } from "./lifecycle/pg_limits_repo.ts";
@@ -29,6 +31,7 @@ export function sqliteTunnelRepos(store: Store): TunnelRepos {
     routeRepo: new SqliteRouteRepo(db),
     firewallRepo: new SqliteFirewallRepo(db),
     limitsRepo: new SqliteLimitsRepo(db),
+    historyRepo: new SqliteTunnelHistoryRepo(db),
   };
 }
 
@@ -41,5 +44,6 @@ export function pgTunnelRepos(db: PgAsync): TunnelRepos {
     routeRepo: new PgRouteRepo(db),
     firewallRepo: new PgFirewallRepo(db),
     limitsRepo: new PgLimitsRepo(db),
+    historyRepo: new PgTunnelHistoryRepo(db),
   };
 }

@@ -16,6 +16,7 @@ import type { SubsystemReport } from "../system/diagnostics.ts";
 import { netDiagnostics, type TunnelDiagnostics, tunnelDiagnostics } from "./diagnostics.ts";
 import { ensureDefaultInterface } from "./default_interface.ts";
 import { FirewallService } from "./firewall/firewall_service.ts";
+import { TunnelHistory } from "./history/history.ts";
 import { HostSync } from "./host_sync.ts";
 import { applyRelayedChanges } from "./relayed_changes.ts";
 import type { TunnelCounts } from "./interface_repo.ts";
@@ -67,6 +68,8 @@ export interface Tunnels {
   networks: NetworkService;
   routes: RouteService;
   firewall: FirewallService;
+  /** History and revert of peers, firewall rules and routes (lib/tunnel/history/). */
+  history: TunnelHistory;
   /** POST /interfaces/upstreams/preview and /import. */
   upstreams: UpstreamService;
   reconciler: Reconciler;
@@ -123,13 +126,15 @@ export function createTunnels(opts: TunnelOptions): Tunnels {
   const networks = new NetworkService(ctx);
   const interfaces = new InterfaceService(ctx);
   let startError: string | null = null;
+  const [routes, firewall] = [new RouteService(ctx), new FirewallService(ctx)];
   return {
     interfaces,
     peers,
     upstreams: new UpstreamService(ctx, reconciler, (id) => peers.view(id)),
     networks,
-    routes: new RouteService(ctx),
-    firewall: new FirewallService(ctx),
+    routes,
+    firewall,
+    history: new TunnelHistory(ctx, { peers, firewall, routes }),
     reconciler,
     monitor,
     ...lifecycle,

@@ -6,6 +6,7 @@
  * runs the same parse and checks and writes nothing.
  */
 import { HostError } from "../errors.ts";
+import { keepChange } from "./history/history_write.ts";
 import type { TunnelContext } from "./context.ts";
 import { applyToHost } from "./host_apply.ts";
 import type { InterfaceView } from "./interface_view.ts";
@@ -112,6 +113,7 @@ export class UpstreamService {
       created_at: now,
       updated_at: now,
     });
+    await keepChange(this.ctx, "peer", peerId, actor, "Created (upstream import)", null);
     await audit.add({
       actor,
       event_type: "interface.imported",

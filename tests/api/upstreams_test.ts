@@ -99,6 +99,12 @@ Deno.test("POST /interfaces/upstreams/import creates the upstream interface and 
     [peer.name, peer.public_key, peer.interface_id, peer.has_preshared_key, peer.keepalive],
     ["provider", PROVIDER, iface.id, true, 25],
   );
+  // The provider peer's creation is in its history, without its preshared key.
+  const history = await api.get(`/peers/${peer.id}/history`);
+  assertEquals(history.body.changes.map((c: { summary: string }) => c.summary), [
+    "Created (upstream import)",
+  ]);
+  assertEquals(JSON.stringify(history.body).includes(PSK), false);
   const list = await api.get("/interfaces");
   assertEquals(
     list.body.interfaces.map((i: { name: string; role: string }) => [i.name, i.role]),

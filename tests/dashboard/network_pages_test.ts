@@ -224,11 +224,11 @@ Deno.test("firewall page: rules are created in order, disabled and enabled by th
   let html = (await getPage(t, "/firewall", cookie)).html;
   assertEquals(
     rowText(html, "data-rule-id", ssh.id),
-    "1 ssh input any tcp 22 any accept enabled Disable rule ssh Delete rule ssh",
+    "1 ssh input any tcp 22 any accept enabled Disable rule ssh Delete rule ssh History rule ssh",
   );
   assertEquals(
     rowText(html, "data-rule-id", ping.id),
-    "2 no ping from outside forward wg1 icmp any 192.168.1.0/24 drop enabled Disable rule no ping from outside Delete rule no ping from outside",
+    "2 no ping from outside forward wg1 icmp any 192.168.1.0/24 drop enabled Disable rule no ping from outside Delete rule no ping from outside History rule no ping from outside",
   );
 
   res = await postForm(t, "/firewall", { _action: "disable", id: ssh.id }, cookie);

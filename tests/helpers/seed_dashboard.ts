@@ -50,6 +50,8 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     { name: "ssh", protocol: "tcp", port: 22, action: "accept" },
     "test",
   );
+  const changeOf = async (kind: "peer" | "firewall_rule" | "route", id: string) =>
+    String((await tunnels.history.list(kind, id)).changes[0].id);
   const backup = await backups.create("test");
   await t.addUser("vera", "viewer");
   const raw = await t.createToken("ci-deploy", 30);
@@ -97,5 +99,8 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     "dns-api-keys": apiKey.id,
     webhooks: hook.id,
     "sso-providers": sso.id,
+    peer_entry: await changeOf("peer", peers[0].id),
+    rule_entry: await changeOf("firewall_rule", rule.id),
+    route_entry: await changeOf("route", route.id),
   };
 }

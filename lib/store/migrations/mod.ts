@@ -37,6 +37,7 @@ import { dnsHistory } from "./0022_dns_history.ts";
 import { passkeys } from "./0023_passkeys.ts";
 import { oidc } from "./0024_oidc.ts";
 import { peerLimits } from "./0025_peer_limits.ts";
+import { tunnelHistory } from "./0026_tunnel_history.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   passkeys,
   oidc,
   peerLimits,
+  tunnelHistory,
 ];

@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, UnprocessableError } from "../../errors.t
 import type { FirewallAction, FirewallDirection, FirewallProtocol } from "../../host/net_state.ts";
 import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
+import { keepChange } from "../history/history_write.ts";
 import { applyThenAnnounce, applyToHost } from "../host_apply.ts";
 import { checkFirewallInput, type FirewallRuleCreate } from "./firewall_input.ts";
 import type { FirewallRuleWithInterface } from "./firewall_repo.ts";
@@ -75,12 +76,20 @@ export class FirewallService {
     return ruleView(await this.#require(id));
   }
 
-  /** Stores the rule after every other (position = highest + 1), then replaces the host's table. */
-  async create(input: FirewallRuleCreate, actor: string): Promise<FirewallRuleView> {
+  /**
+   * Stores the rule after every other (position = highest + 1), then replaces
+   * the host's table. `restore` (a reverted deletion, lib/tunnel/history/)
+   * gives the rule back its id, and its position when no rule took it since.
+   */
+  async create(
+    input: FirewallRuleCreate,
+    actor: string,
+    restore?: { id: string; position: number },
+  ): Promise<FirewallRuleView> {
     const what = `Cannot create firewall rule ${JSON.stringify(input?.name)}`;
     const f = checkFirewallInput(input, what);
     const { transactor, interfaceRepo, firewallRepo, audit, clock } = this.ctx;
-    const id = crypto.randomUUID();
+    const id = restore?.id ?? crypto.randomUUID();
     await transactor.tx(async () => {
       const iface = f.interfaceId === null ? null : await interfaceRepo.get(f.interfaceId);
       if (iface === undefined) {
@@ -106,7 +115,11 @@ export class FirewallService {
         interface_id: f.interfaceId,
         source: f.source,
         enabled: f.enabled ? 1 : 0,
-        position: await firewallRepo.maxPosition() + 1,
+        position: restore && !(await firewallRepo.list()).some((r) =>
+            r.position === restore.position
+          )
+          ? restore.position
+          : await firewallRepo.maxPosition() + 1,
         created_at: now,
         updated_at: now,
       };
@@ -117,6 +130,7 @@ export class FirewallService {
           ? new ConflictError(`${what}: it conflicts with an existing rule`, "name")
           : err;
       }
+      await keepChange(this.ctx, "firewall_rule", id, actor, "Created", null);
       await audit.add({
         actor,
         event_type: "firewall.created",
@@ -137,6 +151,7 @@ export class FirewallService {
     const { transactor, firewallRepo, audit } = this.ctx;
     await transactor.tx(async () => {
       await firewallRepo.delete(id);
+      await keepChange(this.ctx, "firewall_rule", id, actor, "Deleted", cur);
       await audit.add({
         actor,
         event_type: "firewall.deleted",
@@ -171,6 +186,7 @@ export class FirewallService {
     const { transactor, firewallRepo, audit, clock } = this.ctx;
     await transactor.tx(async () => {
       await firewallRepo.setEnabled(id, enabled, clock.now());
+      await keepChange(this.ctx, "firewall_rule", id, actor, enabled ? "Enabled" : "Disabled", cur);
       await audit.add({
         actor,
         event_type: `firewall.${action}`,

@@ -9,6 +9,7 @@ import { isoTime } from "../../clock.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import { isUnique } from "../unique.ts";
 import type { TunnelContext } from "../context.ts";
+import { keepChange } from "../history/history_write.ts";
 import { applyThenAnnounce } from "../host_apply.ts";
 import { compareRoutes } from "../net_desired.ts";
 import { checkRouteInput, type RouteCreate, routeInterface } from "./route_input.ts";
@@ -55,12 +56,15 @@ export class RouteService {
     return routeView(await this.#require(id));
   }
 
-  /** Stores the route, then applies every route to the host. */
-  async create(input: RouteCreate, actor: string): Promise<RouteView> {
+  /**
+   * Stores the route, then applies every route to the host. `restore` (a
+   * reverted deletion, lib/tunnel/history/) gives the route back its id.
+   */
+  async create(input: RouteCreate, actor: string, restore?: { id: string }): Promise<RouteView> {
     const what = `Cannot create route ${JSON.stringify(input?.destination)}`;
     const r = checkRouteInput(input, what);
     const { transactor, interfaceRepo, routeRepo, audit, clock } = this.ctx;
-    const id = crypto.randomUUID();
+    const id = restore?.id ?? crypto.randomUUID();
     const iface = await transactor.tx(async () => {
       const iface = routeInterface(await interfaceRepo.all(), r, what);
       if (await routeRepo.findByDestination(r.destination, r.metric)) {
@@ -83,6 +87,7 @@ export class RouteService {
           ? new ConflictError(`${what}: it conflicts with an existing route`, "destination")
           : err;
       }
+      await keepChange(this.ctx, "route", id, actor, "Created", null);
       await audit.add({
         actor,
         event_type: "route.created",
@@ -110,6 +115,7 @@ export class RouteService {
     const { transactor, routeRepo, audit } = this.ctx;
     await transactor.tx(async () => {
       await routeRepo.delete(id);
+      await keepChange(this.ctx, "route", id, actor, "Deleted", cur);
       await audit.add({
         actor,
         event_type: "route.deleted",

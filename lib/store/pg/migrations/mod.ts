@@ -14,6 +14,7 @@ import { dnsHistory } from "./0006_dns_history.ts";
 import { passkeys } from "./0007_passkeys.ts";
 import { oidc } from "./0008_oidc.ts";
 import { peerLimits } from "./0009_peer_limits.ts";
+import { tunnelHistory } from "./0010_tunnel_history.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -32,4 +33,5 @@ export const pgMigrations: PgMigration[] = [
   passkeys,
   oidc,
   peerLimits,
+  tunnelHistory,
 ];

@@ -7,6 +7,9 @@ import {
   NewRuleForm,
 } from "@/components/firewall/firewall_form.tsx";
 import { FirewallTable } from "@/components/firewall/firewall_table.tsx";
+import { RULE_PLACE } from "@/components/tunnel_history/history_routes.tsx";
+import { RecentlyDeleted } from "@/components/tunnel_history/recently_deleted.tsx";
+import type { TunnelChange } from "@/lib/tunnel/history/history_repo.ts";
 import { type InterfaceChoice, interfaceChoices } from "@/components/interface_choices.ts";
 import { doneQuery, noticeFor, NOTICES } from "@/components/notices.ts";
 import { Page } from "@/components/page.tsx";
@@ -36,6 +39,8 @@ export const meta = define.meta({
 
 interface Data {
   rules: FirewallRuleView[];
+  /** Deleted rules whose deletion can be reverted from their history. */
+  deleted: TunnelChange[];
   interfaces: InterfaceChoice[];
   canEdit: boolean;
   form: FormState;
@@ -48,6 +53,7 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
   ctx.state.title = "Firewall";
   return {
     rules: await ctx.services.tunnels.firewall.list(),
+    deleted: await ctx.services.tunnels.history.deleted("firewall_rule"),
     interfaces: await interfaceChoices(ctx),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(NEW_RULE),
@@ -93,6 +99,7 @@ export default function Firewall({ data }: PageProps<Data>) {
         matches decides, and traffic no rule matches is accepted. Other tables are never touched.
       </p>
       <FirewallTable rules={data.rules} canEdit={data.canEdit} />
+      <RecentlyDeleted deleted={data.deleted} base={RULE_PLACE.base} />
       {data.canEdit && <NewRuleForm form={data.form} interfaces={data.interfaces} />}
     </Page>
   );

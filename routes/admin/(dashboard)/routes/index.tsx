@@ -9,6 +9,9 @@ import {
   routeInput,
 } from "@/components/routing/route_form.tsx";
 import { RoutesTable } from "@/components/routing/routes_table.tsx";
+import { ROUTE_PLACE } from "@/components/tunnel_history/history_routes.tsx";
+import { RecentlyDeleted } from "@/components/tunnel_history/recently_deleted.tsx";
+import type { TunnelChange } from "@/lib/tunnel/history/history_repo.ts";
 import { roleAtLeast } from "@/lib/auth/roles.ts";
 import type { RouteView } from "@/lib/tunnel/routes/route_service.ts";
 import type { PageProps } from "@/server/http/define.ts";
@@ -31,6 +34,8 @@ export const meta = define.meta({
 
 interface Data {
   routes: RouteView[];
+  /** Deleted routes whose deletion can be reverted from their history. */
+  deleted: TunnelChange[];
   interfaces: InterfaceChoice[];
   canEdit: boolean;
   form: FormState;
@@ -42,6 +47,7 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
   const { tunnels } = ctx.services;
   return {
     routes: await tunnels.routes.list(),
+    deleted: await tunnels.history.deleted("route"),
     interfaces: await interfaceChoices(ctx),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     form: emptyForm(),
@@ -74,6 +80,7 @@ export default function Routes({ data }: PageProps<Data>) {
         route whose interface is disabled is kept but off the host.
       </p>
       <RoutesTable routes={data.routes} canEdit={data.canEdit} />
+      <RecentlyDeleted deleted={data.deleted} base={ROUTE_PLACE.base} />
       {data.canEdit && (data.interfaces.length === 0
         ? (
           <p class="empty">

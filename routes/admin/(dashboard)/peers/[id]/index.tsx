@@ -145,6 +145,9 @@ export default function Peer({ data }: PageProps<Data>) {
       </section>
       <PeerFacts peer={peer} />
       <LimitsSummary peerId={peer.id} limits={data.limits} canEdit={data.canEdit} />
+      <p>
+        <a class="button-link" href={`/peers/${peer.id}/history`}>History</a>
+      </p>
       {data.canEdit && <PeerManage peer={peer} form={data.form} actionError={data.actionError} />}
     </Page>
   );

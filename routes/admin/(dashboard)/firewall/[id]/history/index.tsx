@@ -1,0 +1,6 @@
+import { historyRoute, RULE_PLACE } from "@/components/tunnel_history/history_routes.tsx";
+
+const route = historyRoute("firewall_rule", RULE_PLACE);
+
+export const { meta, handler } = route;
+export default route.History;
