@@ -1,23 +1,3 @@
-import { ConflictError, HostError, UnprocessableError, ValidationError } from "@/lib/errors.ts";
-import { TunnelRevertSchema } from "@/lib/tunnel/history/schema.ts";
-import { define } from "@/server/listeners/admin/context.ts";
+import { historyRevertRoute } from "@/server/listeners/admin/tunnel_history_api.ts";
 
-export const meta = define.meta({
-  POST: {
-    summary:
-      "Revert one change of the route: it is put back as it was before, through the usual checks, as a new audited change; 409 (code history_conflict) when the route changed after it, 409 (code history_irreversible) when it cannot be put back",
-    access: "operator",
-    errors: [ConflictError, UnprocessableError, ValidationError, HostError],
-    response: TunnelRevertSchema,
-  },
-});
-
-export const handler = define.handlers(meta, {
-  POST: (ctx) =>
-    ctx.services.tunnels.history.revert(
-      "route",
-      ctx.params.id,
-      Number(ctx.params.entry),
-      ctx.auth.user.username,
-    ),
-});
+export const { meta, handler } = historyRevertRoute("route");
