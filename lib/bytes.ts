@@ -10,7 +10,7 @@
 
 interface NativeBytes {
   toHex(): string;
-  toBase64(): string;
+  toBase64(opts?: { alphabet: "base64url"; omitPadding: boolean }): string;
   setFromHex(hex: string): { read: number; written: number };
   setFromBase64(b64: string, opts: { lastChunkHandling: "strict" }): {
     read: number;
@@ -28,6 +28,23 @@ export function toHex(bytes: Uint8Array): string {
 /** Standard base64 with padding. */
 export function toBase64(bytes: Uint8Array): string {
   return native(bytes).toBase64();
+}
+
+/** base64url without padding (RFC 4648 §5), as tokens, tickets and WebAuthn use it. */
+export function toBase64Url(bytes: Uint8Array): string {
+  return native(bytes).toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/**
+ * Bytes of base64url, padded or not; throws SyntaxError on other characters.
+ * For values this server wrote or a library hands over, not for strict
+ * checks of client input (writeBase64 is those).
+ */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const fromBase64 = (Uint8Array as unknown as {
+    fromBase64(s: string, o: { alphabet: "base64url" }): Uint8Array<ArrayBuffer>;
+  }).fromBase64;
+  return fromBase64(text, { alphabet: "base64url" });
 }
 
 /**

@@ -9,32 +9,15 @@
  */
 import type { Clock } from "../clock.ts";
 import type { MetaRepo } from "../system/meta_repo.ts";
-import { metaSecret } from "./meta_secret.ts";
-import { safeEqual } from "./secret.ts";
+import { HmacSigner } from "./hmac_signer.ts";
 
 export const TICKET_TTL_MS = 5 * 60_000;
 
-const b64url = (b: Uint8Array) =>
-  btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
 export class LoginTickets {
-  private constructor(private readonly key: CryptoKey, private readonly clock: Clock) {}
+  private constructor(private readonly signer: HmacSigner, private readonly clock: Clock) {}
 
   static async open(meta: MetaRepo, clock: Clock): Promise<LoginTickets> {
-    const raw = new Uint8Array(await metaSecret(meta, "login_ticket_key", 32));
-    const key = await crypto.subtle.importKey(
-      "raw",
-      raw,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    return new LoginTickets(key, clock);
-  }
-
-  async #mac(body: string): Promise<string> {
-    const mac = await crypto.subtle.sign("HMAC", this.key, new TextEncoder().encode(body));
-    return b64url(new Uint8Array(mac));
+    return new LoginTickets(await HmacSigner.open(meta, "login_ticket_key"), clock);
   }
 
   /**
@@ -42,16 +25,14 @@ export class LoginTickets {
    * epoch, so a password change in between voids it.
    */
   async issue(userId: string, authEpoch: number): Promise<string> {
-    const body = `${userId}.${authEpoch}.${this.clock.now() + TICKET_TTL_MS}`;
-    return `${body}.${await this.#mac(body)}`;
+    return await this.signer.sign(`${userId}.${authEpoch}.${this.clock.now() + TICKET_TTL_MS}`);
   }
 
   /** The user id and auth epoch of a genuine, unexpired ticket; null otherwise. */
   async verify(ticket: string): Promise<{ userId: string; authEpoch: number } | null> {
-    const parts = ticket.split(".");
-    if (parts.length !== 4) return null;
-    const [userId, epoch, expires, mac] = parts;
-    if (!safeEqual(mac, await this.#mac(`${userId}.${epoch}.${expires}`))) return null;
+    const parts = (await this.signer.open(ticket))?.split(".");
+    if (parts?.length !== 3) return null;
+    const [userId, epoch, expires] = parts;
     return Number(expires) > this.clock.now() ? { userId, authEpoch: Number(epoch) } : null;
   }
 }

@@ -1,13 +1,10 @@
 /** Small helpers for random secrets and their hashes. */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { toBase64Url } from "../bytes.ts";
 
 /** `n` random bytes as base64url without padding. */
 export function randomToken(n = 32): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(n));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(n)));
 }
 
 /** SHA-256 of a UTF-8 string, hex. */

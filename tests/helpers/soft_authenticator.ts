@@ -11,7 +11,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { b64url } from "../../lib/auth/passkey/challenges.ts";
+import { toBase64Url as b64url } from "../../lib/bytes.ts";
 
 type Cbor = number | string | Uint8Array | Map<number | string, Cbor>;
 

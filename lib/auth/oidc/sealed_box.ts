@@ -7,11 +7,8 @@
  */
 import type { MetaRepo } from "../../system/meta_repo.ts";
 import { metaSecret } from "../meta_secret.ts";
+import { fromBase64Url, toBase64Url } from "../../bytes.ts";
 
-const b64url = (b: Uint8Array) =>
-  btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const unb64url = (s: string) =>
-  Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 const enc = new TextEncoder();
 
 export class SealedBox {
@@ -33,7 +30,7 @@ export class SealedBox {
       this.key,
       enc.encode(plain),
     );
-    return `v1.${b64url(iv)}.${b64url(new Uint8Array(ct))}`;
+    return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ct))}`;
   }
 
   /** The plain text, or null when `sealed` is malformed, tampered with or of another context. */
@@ -42,9 +39,9 @@ export class SealedBox {
     if (version !== "v1" || !iv || !ct) return null;
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: unb64url(iv), additionalData: enc.encode(context) },
+        { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: enc.encode(context) },
         this.key,
-        unb64url(ct),
+        fromBase64Url(ct),
       );
       return new TextDecoder().decode(plain);
     } catch {

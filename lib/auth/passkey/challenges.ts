@@ -6,23 +6,16 @@
  * records its hash (PasskeyRepo.takeChallenge, until it expires), so a
  * replayed assertion is refused on every instance.
  */
+import { fromBase64Url, toBase64Url } from "../../bytes.ts";
 import type { Clock } from "../../clock.ts";
 import type { MetaRepo } from "../../system/meta_repo.ts";
-import { metaSecret } from "../meta_secret.ts";
-import { safeEqual, sha256Hex } from "../secret.ts";
+import { HmacSigner } from "../hmac_signer.ts";
+import { sha256Hex } from "../secret.ts";
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 
 /** What a challenge is for: adding a passkey, signing in without a password, or the second step. */
 export type ChallengePurpose = "register" | "login" | "second";
-
-export const b64url = (b: Uint8Array) =>
-  btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-export function fromB64url(s: string): Uint8Array<ArrayBuffer> {
-  const std = s.replace(/-/g, "+").replace(/_/g, "/");
-  return Uint8Array.from(atob(std + "=".repeat((4 - std.length % 4) % 4)), (c) => c.charCodeAt(0));
-}
 
 /** A challenge as the signed ticket's text and the bytes handed to the authenticator. */
 export interface Challenge {
@@ -31,32 +24,20 @@ export interface Challenge {
 }
 
 export class PasskeyChallenges {
-  private constructor(private readonly key: CryptoKey, private readonly clock: Clock) {}
+  private constructor(private readonly signer: HmacSigner, private readonly clock: Clock) {}
 
   static async open(meta: MetaRepo, clock: Clock): Promise<PasskeyChallenges> {
-    const raw = new Uint8Array(await metaSecret(meta, "passkey_challenge_key", 32));
-    const key = await crypto.subtle.importKey(
-      "raw",
-      raw,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    return new PasskeyChallenges(key, clock);
-  }
-
-  async #mac(body: string): Promise<string> {
-    const mac = await crypto.subtle.sign("HMAC", this.key, new TextEncoder().encode(body));
-    return b64url(new Uint8Array(mac));
+    return new PasskeyChallenges(await HmacSigner.open(meta, "passkey_challenge_key"), clock);
   }
 
   /** A new challenge for `purpose`, bound to `userId` ("" when any user may answer). */
   async issue(purpose: ChallengePurpose, userId: string): Promise<Challenge> {
-    const nonce = b64url(crypto.getRandomValues(new Uint8Array(16)));
+    const nonce = toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
     // The user id is encoded: it may hold any character, the ticket splits on ".".
-    const user = b64url(new TextEncoder().encode(userId));
-    const body = `${purpose}.${user}.${this.clock.now() + CHALLENGE_TTL_MS}.${nonce}`;
-    const text = `${body}.${await this.#mac(body)}`;
+    const user = toBase64Url(new TextEncoder().encode(userId));
+    const text = await this.signer.sign(
+      `${purpose}.${user}.${this.clock.now() + CHALLENGE_TTL_MS}.${nonce}`,
+    );
     return { text, bytes: new TextEncoder().encode(text) };
   }
 
@@ -71,17 +52,16 @@ export class PasskeyChallenges {
   ): Promise<{ userId: string; expiresAt: number; hash: string } | null> {
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(fromB64url(answered));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(fromBase64Url(answered));
     } catch {
       return null;
     }
-    const parts = text.split(".");
-    if (parts.length !== 5) return null;
-    const [p, user, expires, nonce, mac] = parts;
-    if (!safeEqual(mac, await this.#mac(`${p}.${user}.${expires}.${nonce}`))) return null;
+    const parts = (await this.signer.open(text))?.split(".");
+    if (parts?.length !== 4) return null;
+    const [p, user, expires] = parts;
     const expiresAt = Number(expires);
     if (p !== purpose || !(expiresAt > this.clock.now())) return null;
-    const userId = new TextDecoder().decode(fromB64url(user));
+    const userId = new TextDecoder().decode(fromBase64Url(user));
     return { userId, expiresAt, hash: sha256Hex(text) };
   }
 }

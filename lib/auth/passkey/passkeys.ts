@@ -22,7 +22,8 @@ import type { Clock } from "../../clock.ts";
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from "../../errors.ts";
 import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import type { AuthUser } from "../user.ts";
-import { b64url, type ChallengePurpose, fromB64url, type PasskeyChallenges } from "./challenges.ts";
+import { fromBase64Url, toBase64Url } from "../../bytes.ts";
+import { type ChallengePurpose, type PasskeyChallenges } from "./challenges.ts";
 import type { PasskeyRecord, PasskeyRepo } from "./passkey_repo.ts";
 
 /** The relying party a ceremony runs for: its RP ID (a host name) and the page origin. */
@@ -62,7 +63,7 @@ export function passkeyRefused(): UnauthorizedError {
 /** The challenge a browser answered, from its clientDataJSON; "" when unreadable. */
 function answeredChallenge(clientDataJSON: unknown): string {
   try {
-    const data = JSON.parse(new TextDecoder().decode(fromB64url(String(clientDataJSON))));
+    const data = JSON.parse(new TextDecoder().decode(fromBase64Url(String(clientDataJSON))));
     return typeof data?.challenge === "string" ? data.challenge : "";
   } catch {
     return "";
@@ -133,7 +134,7 @@ export class PasskeyService {
       userId: user.id,
       name,
       credentialId: credential.id,
-      publicKey: b64url(credential.publicKey),
+      publicKey: toBase64Url(credential.publicKey),
       counter: credential.counter,
       transports: credential.transports ?? [],
       createdAt: this.clock.now(),
@@ -221,7 +222,7 @@ export class PasskeyService {
     if (!taken || !passkey || taken.userId !== (userId ?? "")) throw passkeyRefused();
     if (userId !== undefined && passkey.userId !== userId) throw passkeyRefused();
     const handle = response.response.userHandle;
-    if (handle && handle !== b64url(new TextEncoder().encode(passkey.userId))) {
+    if (handle && handle !== toBase64Url(new TextEncoder().encode(passkey.userId))) {
       throw passkeyRefused();
     }
     let newCounter: number;
@@ -233,7 +234,7 @@ export class PasskeyService {
         expectedRPID: rp.id,
         credential: {
           id: passkey.credentialId,
-          publicKey: fromB64url(passkey.publicKey),
+          publicKey: fromBase64Url(passkey.publicKey),
           counter: passkey.counter,
         },
         requireUserVerification: userId === undefined,
