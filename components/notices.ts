@@ -62,6 +62,8 @@ export const NOTICES = {
   users: {
     created: "User created.",
     role: "Role changed. It applies to the user's sessions and API tokens at once.",
+    two_factor_reset:
+      "Two-factor sign-in reset and the user's sessions ended. The password alone signs the user in until they enrol again.",
   },
   tokens: { revoked: "API token revoked." },
   apiKeys: { revoked: "DNS API key revoked." },

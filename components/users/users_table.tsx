@@ -1,6 +1,7 @@
 import { formatTime } from "@/components/format.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
+import type { SecondFactors } from "@/lib/auth/two_factor_admin.ts";
 import { type Column, Table } from "@/components/table.tsx";
 import LiveRegion from "@/islands/LiveRegion.tsx";
 
@@ -9,6 +10,7 @@ const COLUMNS: Column[] = [
   { label: "E-mail" },
   { label: "Last sign-in" },
   { label: "Role" },
+  { label: "Second factors" },
 ];
 
 /** A refused role change, shown in that user's row. */
@@ -22,7 +24,13 @@ export interface RoleError {
  * their own, but every change to one is audited with `resource_type` "user".
  */
 export function UsersTable(
-  { users, me, roleError }: { users: UserInfo[]; me: string; roleError: RoleError | null },
+  { users, me, roleError, factors }: {
+    users: UserInfo[];
+    me: string;
+    roleError: RoleError | null;
+    /** Each user's second factors, by id. */
+    factors: Record<string, SecondFactors>;
+  },
 ) {
   return (
     <section aria-labelledby="people">
@@ -45,6 +53,9 @@ export function UsersTable(
               <td>{u.last_login ? formatTime(u.last_login) : "never"}</td>
               <td>
                 <RoleForm user={u} error={roleError?.id === u.id ? roleError.message : null} />
+              </td>
+              <td>
+                <FactorsCell user={u} factors={factors[u.id]} me={u.id === me} />
               </td>
             </tr>
           ))}
@@ -78,5 +89,27 @@ function RoleForm({ user: u, error }: { user: UserInfo; error: string | null }) 
       </form>
       {error && <p id={`${id}-error`} class="field-error" role="alert">{error}</p>}
     </>
+  );
+}
+
+/** "TOTP, 2 passkeys" or "none", and the way to reset them (one's own: the Security page). */
+function FactorsCell(
+  { user: u, factors, me }: { user: UserInfo; factors?: SecondFactors; me: boolean },
+) {
+  const parts = [
+    factors?.totp && "TOTP",
+    factors?.passkeys && `${factors.passkeys} passkey${factors.passkeys === 1 ? "" : "s"}`,
+  ].filter(Boolean);
+  return (
+    <div class="stack" data-second-factors={u.username}>
+      <span>{parts.length ? parts.join(", ") : <span class="muted">none</span>}</span>
+      {me
+        ? <a href="/account/security">Security page</a>
+        : parts.length > 0 && (
+          <a href={`/users/${u.id}/reset-two-factor`}>
+            Reset two-factor<span class="visually-hidden">{` of ${u.username}`}</span>
+          </a>
+        )}
+    </div>
   );
 }

@@ -13,6 +13,7 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts"
 import type { SessionService } from "./sessions.ts";
 import type { TokenService } from "./tokens.ts";
 import type { TwoFactorService } from "./two_factor.ts";
+import type { TwoFactorAdmin } from "./two_factor_admin.ts";
 import type { AuthUser, UserInfo } from "./user.ts";
 import type { UserService } from "./users.ts";
 
@@ -69,6 +70,8 @@ export class AuthService {
     readonly twoFactor: TwoFactorService,
     private readonly tickets: LoginTickets,
     readonly passkeys: PasskeyService,
+    /** An administrator's view and reset of other users' second factors. */
+    readonly twoFactorAdmin: TwoFactorAdmin,
   ) {}
 
   /** Sets the check every password sign-in passes first (single sign-on, docs/sso.md). */

@@ -36,6 +36,7 @@ import { TokenService } from "./tokens.ts";
 import { SqliteTotpRepo, type TotpRepo } from "./totp_repo.ts";
 import { TotpSealer } from "./totp_seal.ts";
 import { TwoFactorService } from "./two_factor.ts";
+import { TwoFactorAdmin } from "./two_factor_admin.ts";
 import { SqliteUserRepo, type UserRepo } from "./user_repo.ts";
 import { UserService } from "./users.ts";
 
@@ -110,6 +111,14 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
     clock,
     await PasskeyChallenges.open(repos.meta, clock),
   );
+  const twoFactorAdmin = new TwoFactorAdmin(
+    repos.totp,
+    repos.passkeys,
+    users,
+    sessions,
+    db,
+    audit,
+  );
   const tickets = await LoginTickets.open(repos.meta, clock);
   const withLimiter = (table: LoginFailureTable) =>
     new AuthService(
@@ -122,6 +131,7 @@ export async function authServices({ config, engine, clock, audit }: AuthDeps) {
       twoFactor,
       tickets,
       passkeys,
+      twoFactorAdmin,
     );
   const auth = withLimiter("login_failures");
   const dnsAuth = withLimiter("dns_login_failures");

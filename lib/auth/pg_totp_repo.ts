@@ -55,6 +55,19 @@ export class PgTotpRepo implements TotpRepo {
     return Number(r?.n ?? 0);
   }
 
+  async replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean> {
+    const [on] = await this.db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM user_totp
+      WHERE user_id = ${userId} AND enabled_at IS NOT NULL`;
+    if (!Number(on?.n)) return false;
+    await this.db.sql`DELETE FROM user_recovery_codes WHERE user_id = ${userId}`;
+    for (const h of codeHashes) {
+      await this.db.sql`
+        INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (${userId}, ${h})`;
+    }
+    return true;
+  }
+
   async remove(userId: string): Promise<void> {
     await this.db.sql`DELETE FROM user_recovery_codes WHERE user_id = ${userId}`;
     await this.db.sql`DELETE FROM user_totp WHERE user_id = ${userId}`;

@@ -36,6 +36,11 @@ export interface TotpRepo {
   useRecoveryCode(userId: string, codeHash: string, at: number): Promise<boolean>;
   /** How many recovery codes of the user are still unused. */
   recoveryCodesLeft(userId: string): Promise<number>;
+  /**
+   * Replaces every recovery code of an enabled user (used or not) with
+   * `codeHashes`; false (nothing written) when two-factor sign-in is not on.
+   */
+  replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean>;
   /** Removes the user's enrolment and recovery codes. */
   remove(userId: string): Promise<void>;
 }
@@ -134,6 +139,21 @@ export class SqliteTotpRepo implements TotpRepo {
         userId,
       )?.n ?? 0
     );
+  }
+
+  replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean> {
+    return this.db.run((s) => {
+      const on = s.get<{ n: number }>(
+        "SELECT count(*) AS n FROM user_totp WHERE user_id = ? AND enabled_at IS NOT NULL",
+        userId,
+      )?.n;
+      if (!on) return false;
+      s.run("DELETE FROM user_recovery_codes WHERE user_id = ?", userId);
+      for (const h of codeHashes) {
+        s.run("INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)", userId, h);
+      }
+      return true;
+    });
   }
 
   remove(userId: string): Promise<void> {

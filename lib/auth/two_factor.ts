@@ -1,7 +1,7 @@
 /**
  * Two-factor sign-in: TOTP enrolment (secret, otpauth:// URI, QR code,
- * confirmed by a first code), ten one-time recovery codes (kept as SHA-256),
- * disabling with a code, and the second-factor check the logins call
+ * confirmed by a first code), ten one-time recovery codes (kept as SHA-256,
+ * made anew with a current code), disabling with a code, and the second-factor check the logins call
  * (auth.ts). A code's time step is taken once; codes outside ±1 step are
  * refused (totp.ts). docs/api.md, "Two-factor sign-in".
  */
@@ -158,6 +158,34 @@ export class TwoFactorService {
     return { recovery_codes: codes };
   }
 
+  /**
+   * Ten new recovery codes for a user with 2FA on, after a current TOTP code
+   * (not a recovery code: the codes being replaced must not vouch for their
+   * successors); every earlier code stops working. Returned once.
+   */
+  async regenerateRecoveryCodes(
+    user: AuthUser,
+    code: string,
+  ): Promise<{ recovery_codes: string[] }> {
+    if (!(await this.isEnabled(user.id))) throw twoFactorOff();
+    const c = code.replace(/\s/g, "");
+    if (!/^\d{6}$/.test(c) || (await this.verify(user.id, c)) !== "totp") throw invalidCode();
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    await this.transactor.tx(async () => {
+      if (!(await this.repo.replaceRecoveryCodes(user.id, codes.map(recoveryHash)))) {
+        throw twoFactorOff();
+      }
+      await this.audit.add({
+        actor: user.username,
+        event_type: "auth.recovery_codes_regenerated",
+        message: `Made ${RECOVERY_CODES} new recovery codes; the earlier ones no longer work`,
+        resource_type: "user",
+        resource_id: user.id,
+      });
+    });
+    return { recovery_codes: codes };
+  }
+
   /** Turns 2FA off after checking a code (TOTP or recovery code). */
   async disable(user: AuthUser, code: string): Promise<void> {
     if (!(await this.verify(user.id, code))) throw invalidCode();
@@ -190,6 +218,13 @@ export class TwoFactorService {
     const used = await this.repo.useRecoveryCode(userId, recoveryHash(c), this.clock.now());
     return used ? "recovery" : null;
   }
+}
+
+function twoFactorOff(): ConflictError {
+  return new ConflictError("Two-factor sign-in is off; turn it on first", {
+    field: "code",
+    code: "two_factor_off",
+  });
 }
 
 /**

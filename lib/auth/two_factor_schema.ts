@@ -19,3 +19,11 @@ export const EnrolmentSchema = z.object({
 export const CodeInput = z.object({ code: z.string().min(1).max(64) });
 
 export const RecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()) });
+
+/** What an administrator's reset of a user's second factors removed (lib/auth/two_factor_admin.ts). */
+export const TwoFactorResetSchema = z.object({
+  username: z.string(),
+  totp_removed: z.boolean(),
+  passkeys_removed: z.number().int(),
+  ended_sessions: z.number().int(),
+});

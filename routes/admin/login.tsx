@@ -174,6 +174,8 @@ function CodeForm({ data }: { data: Data }) {
       <input type="hidden" name="next" value={data.next} />
       <input type="hidden" name="username" value={data.username} />
       <input type="hidden" name="ticket" value={data.ticket} />
+      {/* The ticket stands for the password; the body still names the field. */}
+      <input type="hidden" name="password" value="" />
       <label>
         Two-factor code
         <input

@@ -1,7 +1,8 @@
 /**
  * The passkey repository (lib/auth/passkey/passkey_repo.ts,
  * pg_passkey_repo.ts) behaves the same on SQLite and PostgreSQL: a
- * credential id registered once, list/rename/remove only the owner's, a use
+ * credential id registered once, list/rename/remove only the owner's (and
+ * all of one user's at once), a use
  * recorded only while the counter is the one read, a challenge taken once
  * (and forgotten once expired), rows going with their user, and rollback.
  */
@@ -64,6 +65,16 @@ repoContract("PasskeyRepo", {
     assertEquals(await passkeys.remove("u1", "k1"), true);
     assertEquals(await passkeys.remove("u1", "k1"), false);
     assertEquals(await passkeys.list("u1"), []);
+  },
+  "removeAll removes every passkey of one user and says how many": async (e) => {
+    const passkeys = await reposOf(e);
+    await passkeys.add(key("k1", "u1", 100));
+    await passkeys.add(key("k2", "u1", 200));
+    await passkeys.add(key("k3", "u2", 300));
+    assertEquals(await passkeys.removeAll("u1"), 2);
+    assertEquals(await passkeys.removeAll("u1"), 0);
+    assertEquals(await passkeys.list("u1"), []);
+    assertEquals((await passkeys.list("u2")).map((p) => p.id), ["k3"]);
   },
   "a use is recorded only while the counter is the one read": async (e) => {
     const passkeys = await reposOf(e);

@@ -2,7 +2,8 @@
  * The two-factor repository (lib/auth/totp_repo.ts, pg_totp_repo.ts)
  * behaves the same on SQLite and PostgreSQL: enrolment pending until
  * enabled, restarting enrolment, a time step taken once and never an older
- * one, recovery codes used once each, removal, rows going with their user,
+ * one, recovery codes used once each and replaced only while enabled,
+ * removal, rows going with their user,
  * and rollback.
  */
 import { assertEquals, assertRejects } from "../assert.ts";
@@ -80,6 +81,24 @@ repoContract("TotpRepo", {
       "h0",
     );
     assertEquals(used.map((r) => Number(r.used_at)), [150]);
+  },
+  "recovery codes are replaced, used ones too, only while two-factor sign-in is on": async (e) => {
+    const totp = await reposOf(e);
+    assertEquals(await totp.replaceRecoveryCodes("u1", ["n0"]), false);
+    await totp.begin("u1", "s", 100);
+    assertEquals(await totp.replaceRecoveryCodes("u1", ["n0"]), false);
+    assertEquals(await totp.recoveryCodesLeft("u1"), 0);
+    await totp.enable("u1", 1, 100, HASHES);
+    await totp.begin("u2", "s", 100);
+    await totp.enable("u2", 1, 100, HASHES);
+    assertEquals(await totp.useRecoveryCode("u1", "h0", 150), true);
+    assertEquals(await totp.replaceRecoveryCodes("u1", ["n0", "n1", "n2", "n3"]), true);
+    assertEquals(await totp.recoveryCodesLeft("u1"), 4);
+    assertEquals(await totp.useRecoveryCode("u1", "h1", 160), false);
+    assertEquals(await totp.useRecoveryCode("u1", "n1", 160), true);
+    // Another user's codes are left alone.
+    assertEquals(await totp.recoveryCodesLeft("u2"), 3);
+    assertEquals(await totp.useRecoveryCode("u2", "h1", 170), true);
   },
   "remove drops the enrolment and codes; rows go with their user": async (e) => {
     const totp = await reposOf(e);

@@ -54,6 +54,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     String((await tunnels.history.list(kind, id)).changes[0].id);
   const backup = await backups.create("test");
   await t.addUser("vera", "viewer");
+  const vera = (await t.services.users.credentials("vera"))!.user;
   const raw = await t.createToken("ci-deploy", 30);
   const site = await attestSites.create(
     { name: "shop", origins: ["https://shop.example"], min_chain: 3, token_ttl_s: 300 },
@@ -94,6 +95,7 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
     routes: route.id,
     firewall: rule.id,
     backups: backup.id,
+    users: vera.id,
     tokens: raw.split("_")[1],
     sites: site.id,
     "dns-api-keys": apiKey.id,

@@ -31,6 +31,8 @@ export interface PasskeyRepo {
   rename(userId: string, id: string, name: string): Promise<boolean>;
   /** Removes one of the user's passkeys; false when the user has no passkey `id`. */
   remove(userId: string, id: string): Promise<boolean>;
+  /** Removes every passkey of the user; how many there were. */
+  removeAll(userId: string): Promise<number>;
   /**
    * Records a use: the new counter and the time, only while the stored
    * counter is still `seen`, so two sign-ins racing with one signature
@@ -129,6 +131,12 @@ export class SqlitePasskeyRepo implements PasskeyRepo {
   remove(userId: string, id: string): Promise<boolean> {
     return this.db.run((s) =>
       s.run("DELETE FROM user_passkeys WHERE id = ? AND user_id = ?", id, userId).changes === 1
+    );
+  }
+
+  removeAll(userId: string): Promise<number> {
+    return this.db.run((s) =>
+      Number(s.run("DELETE FROM user_passkeys WHERE user_id = ?", userId).changes)
     );
   }
 

@@ -53,6 +53,11 @@ export class PgPasskeyRepo implements PasskeyRepo {
     return r.count === 1;
   }
 
+  async removeAll(userId: string): Promise<number> {
+    const r = await this.db.sql`DELETE FROM user_passkeys WHERE user_id = ${userId}`;
+    return r.count;
+  }
+
   async use(id: string, seen: number, counter: number, at: number): Promise<boolean> {
     const r = await this.db.sql`
       UPDATE user_passkeys SET counter = ${counter}, last_used_at = ${at}

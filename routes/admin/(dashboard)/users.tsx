@@ -7,6 +7,7 @@ import { type RoleError, UsersTable } from "@/components/users/users_table.tsx";
 import { NewUserInput } from "@/lib/auth/schema.ts";
 import { ROLES } from "@/lib/auth/roles.ts";
 import type { UserInfo } from "@/lib/auth/user.ts";
+import type { SecondFactors } from "@/lib/auth/two_factor_admin.ts";
 import type { PageProps } from "@/server/http/define.ts";
 import { page } from "@/server/http/define.ts";
 import { emptyForm, formFailure, type FormState, formText } from "@/server/http/form.ts";
@@ -31,6 +32,7 @@ export const meta = define.meta({
 
 interface Data {
   users: UserInfo[];
+  factors: Record<string, SecondFactors>;
   me: string;
   create: FormState;
   roleError: RoleError | null;
@@ -39,8 +41,10 @@ interface Data {
 
 async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Data> {
   ctx.state.title = "Users";
+  const users = await ctx.services.users.list();
   return {
-    users: await ctx.services.users.list(),
+    users,
+    factors: await ctx.services.auth.twoFactorAdmin.ofEach(users.map((u) => u.id)),
     me: ctx.auth.user.id,
     create: emptyForm({ role: "viewer" }),
     roleError: null,
@@ -93,7 +97,12 @@ export default function Users({ data }: PageProps<Data>) {
         These accounts are the same for the dashboard, the tunnel API and the DNS API: the DNS API's
         users (<code>GET</code> and <code>POST /users</code>) are this list.
       </p>
-      <UsersTable users={data.users} me={data.me} roleError={data.roleError} />
+      <UsersTable
+        users={data.users}
+        me={data.me}
+        roleError={data.roleError}
+        factors={data.factors}
+      />
       <NewUserForm form={data.create} />
     </Page>
   );

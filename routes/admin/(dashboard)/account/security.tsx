@@ -10,6 +10,11 @@ import { emptyForm, formFailure, type FormState, formText } from "@/server/http/
 import { define, type SignedInContext } from "@/server/listeners/admin/context.ts";
 import { relyingParty } from "@/server/http/relying_party.ts";
 import { type PasskeysData, PasskeysSection } from "@/components/account/passkeys_section.tsx";
+import {
+  Pending,
+  RecoveryCodes,
+  RegenerateCodes,
+} from "@/components/account/two_factor_sections.tsx";
 import { PASSKEY_NAME_MAX } from "@/lib/auth/passkey/passkeys.ts";
 import { ForbiddenError, UnprocessableError } from "@/lib/errors.ts";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
@@ -19,6 +24,7 @@ const Body = z.object({
     "enrol",
     "confirm",
     "disable",
+    "regenerate",
     "passkey_add",
     "passkey_rename",
     "passkey_delete",
@@ -32,7 +38,8 @@ const Body = z.object({
 
 export const meta = define.meta({
   GET: {
-    summary: "Security page: turn two-factor sign-in on or off, add or delete passkeys",
+    summary:
+      "Security page: turn two-factor sign-in on or off, make new recovery codes, add or delete passkeys",
     access: "viewer",
     query: z.object({
       done: z.enum(["off", "passkey_added", "passkey_renamed", "passkey_deleted"]).optional(),
@@ -41,7 +48,8 @@ export const meta = define.meta({
     }),
   },
   POST: {
-    summary: "Start or confirm two-factor enrolment, turn it off, add or delete a passkey",
+    summary:
+      "Start or confirm two-factor enrolment, turn it off, make new recovery codes, add or delete a passkey",
     access: "viewer",
     body: Body,
   },
@@ -51,9 +59,13 @@ interface Data {
   status: TwoFactorStatus;
   required: boolean;
   enrolment?: Enrolment;
-  /** The recovery codes, on the one response that confirms enrolment. */
+  /** The recovery codes, on the one response that confirms enrolment or makes new ones. */
   recoveryCodes?: string[];
+  /** True when `recoveryCodes` replace earlier ones. */
+  renewed?: boolean;
   form: FormState;
+  /** The form making new recovery codes (its refusal is shown there, not in the other forms). */
+  regenerate?: FormState;
   notice?: string;
   passkeys: PasskeysData;
 }
@@ -96,6 +108,16 @@ export const handler = define.handlers(meta, {
         await twoFactor.disable(user, code);
         return ctx.redirect("/account/security?done=off");
       }
+      if (ctx.body._action === "regenerate") {
+        const { recovery_codes } = await twoFactor.regenerateRecoveryCodes(user, code);
+        return page<Data>({
+          ...(await state(twoFactor, user)),
+          form: emptyForm(),
+          recoveryCodes: recovery_codes,
+          renewed: true,
+          passkeys: await passkeysData(ctx),
+        });
+      }
       const { recovery_codes } = await twoFactor.confirm(user, code);
       return page<Data>({
         ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
@@ -105,9 +127,11 @@ export const handler = define.handlers(meta, {
       });
     } catch (err) {
       const { form, status } = formFailure(err, { code: "" }, ["code"]);
+      const regenerating = ctx.body._action === "regenerate";
       return page<Data>({
         ...(await state(ctx.services.auth.twoFactor, ctx.auth.user)),
-        form,
+        form: regenerating ? emptyForm() : form,
+        regenerate: regenerating ? form : undefined,
         passkeys: await passkeysData(ctx),
       }, { status });
     }
@@ -180,56 +204,6 @@ async function state(
   };
 }
 
-function RecoveryCodes({ codes }: { codes: string[] }) {
-  return (
-    <section aria-labelledby="recovery-codes" class="card stack">
-      <h2 id="recovery-codes">Your recovery codes</h2>
-      <p>
-        Two-factor sign-in is on. Keep these ten codes somewhere safe: each signs you in once when
-        your app is not at hand. They are shown only now.
-      </p>
-      <ul class="recovery-codes">
-        {codes.map((c) => (
-          <li key={c}>
-            <code>{c}</code>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function Pending({ e, form }: { e: Enrolment; form: FormState }) {
-  return (
-    <FormSection
-      id="confirm-2fa"
-      heading="Confirm with a first code"
-      form={form}
-      action="confirm"
-      class="card form-grid"
-    >
-      <p>Scan this QR code with an authenticator app, then enter the six digits it shows.</p>
-      <img
-        class="qr"
-        src={`data:image/svg+xml;base64,${btoa(e.qr_svg)}`}
-        alt="QR code of the two-factor secret"
-      />
-      <p>
-        Or type the secret by hand: <code data-secret>{e.secret}</code>
-      </p>
-      <Field
-        form={form}
-        name="code"
-        label="Code"
-        required
-        inputMode="numeric"
-        autocomplete="one-time-code"
-      />
-      <FormActions label="Turn two-factor sign-in on" />
-    </FormSection>
-  );
-}
-
 export default function Security({ data }: PageProps<Data>) {
   const { status, form } = data;
   return (
@@ -240,7 +214,7 @@ export default function Security({ data }: PageProps<Data>) {
           Your role must use two-factor sign-in: turn it on or add a passkey to use the dashboard.
         </p>
       )}
-      {data.recoveryCodes && <RecoveryCodes codes={data.recoveryCodes} />}
+      {data.recoveryCodes && <RecoveryCodes codes={data.recoveryCodes} renewed={data.renewed} />}
       {status.enabled && (
         <FormSection
           id="disable-2fa"
@@ -260,6 +234,7 @@ export default function Security({ data }: PageProps<Data>) {
           <FormActions label="Turn two-factor sign-in off" />
         </FormSection>
       )}
+      {status.enabled && <RegenerateCodes form={data.regenerate ?? emptyForm()} />}
       {data.enrolment && <Pending e={data.enrolment} form={form} />}
       {!status.enabled && (
         <FormSection
