@@ -55,95 +55,97 @@ import * as $51 from "./admin/(dashboard)/users.tsx";
 import * as $52 from "./admin/(dashboard)/users/[id]/reset-two-factor.tsx";
 import * as $53 from "./admin/(dashboard)/webhooks/[id]/delete.tsx";
 import * as $54 from "./admin/(dashboard)/webhooks/[id]/index.tsx";
-import * as $55 from "./admin/(dashboard)/webhooks/index.tsx";
-import * as $56 from "./admin/(dashboard)/zones/[name]/delete.tsx";
-import * as $57 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
-import * as $58 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
-import * as $59 from "./admin/(dashboard)/zones/[name]/export.tsx";
-import * as $60 from "./admin/(dashboard)/zones/[name]/history/[id]/revert.tsx";
-import * as $61 from "./admin/(dashboard)/zones/[name]/history/index.tsx";
-import * as $62 from "./admin/(dashboard)/zones/[name]/index.tsx";
-import * as $63 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
-import * as $64 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
-import * as $65 from "./admin/(dashboard)/zones/index.tsx";
-import * as $66 from "./admin/_app.tsx";
-import * as $67 from "./admin/_middleware.ts";
-import * as $68 from "./admin/api/v1/_middleware.ts";
-import * as $69 from "./admin/api/v1/attest/sites/[id].ts";
-import * as $70 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
-import * as $71 from "./admin/api/v1/attest/sites/index.ts";
-import * as $72 from "./admin/api/v1/audit.ts";
-import * as $73 from "./admin/api/v1/auth/login.ts";
-import * as $74 from "./admin/api/v1/auth/logout.ts";
-import * as $75 from "./admin/api/v1/auth/password.ts";
-import * as $76 from "./admin/api/v1/auth/session.ts";
-import * as $77 from "./admin/api/v1/auth/tokens/[id].ts";
-import * as $78 from "./admin/api/v1/auth/tokens/index.ts";
-import * as $79 from "./admin/api/v1/auth/two-factor/confirm.ts";
-import * as $80 from "./admin/api/v1/auth/two-factor/disable.ts";
-import * as $81 from "./admin/api/v1/auth/two-factor/enrol.ts";
-import * as $82 from "./admin/api/v1/auth/two-factor/index.ts";
-import * as $83 from "./admin/api/v1/auth/two-factor/recovery-codes.ts";
-import * as $84 from "./admin/api/v1/backups/[id].ts";
-import * as $85 from "./admin/api/v1/backups/[id]/download.ts";
-import * as $86 from "./admin/api/v1/backups/[id]/restore.ts";
-import * as $87 from "./admin/api/v1/backups/create.ts";
-import * as $88 from "./admin/api/v1/backups/index.ts";
-import * as $89 from "./admin/api/v1/cli/execute.ts";
-import * as $90 from "./admin/api/v1/client-profiles/index.ts";
-import * as $91 from "./admin/api/v1/client-profiles/resolve.ts";
-import * as $92 from "./admin/api/v1/diagnostics/[subsystem].ts";
-import * as $93 from "./admin/api/v1/diagnostics/all.ts";
-import * as $94 from "./admin/api/v1/firewall/rules/[id].ts";
-import * as $95 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
-import * as $96 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
-import * as $97 from "./admin/api/v1/firewall/rules/[id]/history/[entry]/revert.ts";
-import * as $98 from "./admin/api/v1/firewall/rules/[id]/history/index.ts";
-import * as $99 from "./admin/api/v1/firewall/rules/index.ts";
-import * as $100 from "./admin/api/v1/interfaces/[id].ts";
-import * as $101 from "./admin/api/v1/interfaces/[id]/disable.ts";
-import * as $102 from "./admin/api/v1/interfaces/[id]/enable.ts";
-import * as $103 from "./admin/api/v1/interfaces/[id]/peers.ts";
-import * as $104 from "./admin/api/v1/interfaces/[id]/restart.ts";
-import * as $105 from "./admin/api/v1/interfaces/[id]/status.ts";
-import * as $106 from "./admin/api/v1/interfaces/index.ts";
-import * as $107 from "./admin/api/v1/interfaces/upstreams/import.ts";
-import * as $108 from "./admin/api/v1/interfaces/upstreams/preview.ts";
-import * as $109 from "./admin/api/v1/networks/[id].ts";
-import * as $110 from "./admin/api/v1/networks/[id]/available.ts";
-import * as $111 from "./admin/api/v1/networks/index.ts";
-import * as $112 from "./admin/api/v1/openapi.json.ts";
-import * as $113 from "./admin/api/v1/peers/[id].ts";
-import * as $114 from "./admin/api/v1/peers/[id]/config.ts";
-import * as $115 from "./admin/api/v1/peers/[id]/disable.ts";
-import * as $116 from "./admin/api/v1/peers/[id]/enable.ts";
-import * as $117 from "./admin/api/v1/peers/[id]/history/[entry]/revert.ts";
-import * as $118 from "./admin/api/v1/peers/[id]/history/index.ts";
-import * as $119 from "./admin/api/v1/peers/[id]/limits.ts";
-import * as $120 from "./admin/api/v1/peers/[id]/qr.ts";
-import * as $121 from "./admin/api/v1/peers/[id]/revoke.ts";
-import * as $122 from "./admin/api/v1/peers/index.ts";
-import * as $123 from "./admin/api/v1/reconcile/apply.ts";
-import * as $124 from "./admin/api/v1/reconcile/plan.ts";
-import * as $125 from "./admin/api/v1/routes/[id].ts";
-import * as $126 from "./admin/api/v1/routes/[id]/history/[entry]/revert.ts";
-import * as $127 from "./admin/api/v1/routes/[id]/history/index.ts";
-import * as $128 from "./admin/api/v1/routes/index.ts";
-import * as $129 from "./admin/api/v1/system/health.ts";
-import * as $130 from "./admin/api/v1/system/index.ts";
-import * as $131 from "./admin/api/v1/system/settings.ts";
-import * as $132 from "./admin/api/v1/system/version.ts";
-import * as $133 from "./admin/api/v1/users/[id]/two-factor/reset.ts";
-import * as $134 from "./admin/api/v1/webhooks/[id].ts";
-import * as $135 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
-import * as $136 from "./admin/api/v1/webhooks/[id]/test.ts";
-import * as $137 from "./admin/api/v1/webhooks/index.ts";
-import * as $138 from "./admin/api/v1/ws.ts";
-import * as $139 from "./admin/login.tsx";
-import * as $140 from "./admin/logout.ts";
-import * as $141 from "./admin/sso/[provider].ts";
-import * as $142 from "./admin/sso/callback.tsx";
-import * as $143 from "./admin/static/[...path].ts";
+import * as $55 from "./admin/(dashboard)/webhooks/[id]/rotate-secret.tsx";
+import * as $56 from "./admin/(dashboard)/webhooks/index.tsx";
+import * as $57 from "./admin/(dashboard)/zones/[name]/delete.tsx";
+import * as $58 from "./admin/(dashboard)/zones/[name]/dnssec/disable.tsx";
+import * as $59 from "./admin/(dashboard)/zones/[name]/dnssec/rotate.tsx";
+import * as $60 from "./admin/(dashboard)/zones/[name]/export.tsx";
+import * as $61 from "./admin/(dashboard)/zones/[name]/history/[id]/revert.tsx";
+import * as $62 from "./admin/(dashboard)/zones/[name]/history/index.tsx";
+import * as $63 from "./admin/(dashboard)/zones/[name]/index.tsx";
+import * as $64 from "./admin/(dashboard)/zones/[name]/records/[id]/delete.tsx";
+import * as $65 from "./admin/(dashboard)/zones/[name]/records/[id]/index.tsx";
+import * as $66 from "./admin/(dashboard)/zones/index.tsx";
+import * as $67 from "./admin/_app.tsx";
+import * as $68 from "./admin/_middleware.ts";
+import * as $69 from "./admin/api/v1/_middleware.ts";
+import * as $70 from "./admin/api/v1/attest/sites/[id].ts";
+import * as $71 from "./admin/api/v1/attest/sites/[id]/rotate-secret.ts";
+import * as $72 from "./admin/api/v1/attest/sites/index.ts";
+import * as $73 from "./admin/api/v1/audit.ts";
+import * as $74 from "./admin/api/v1/auth/login.ts";
+import * as $75 from "./admin/api/v1/auth/logout.ts";
+import * as $76 from "./admin/api/v1/auth/password.ts";
+import * as $77 from "./admin/api/v1/auth/session.ts";
+import * as $78 from "./admin/api/v1/auth/tokens/[id].ts";
+import * as $79 from "./admin/api/v1/auth/tokens/index.ts";
+import * as $80 from "./admin/api/v1/auth/two-factor/confirm.ts";
+import * as $81 from "./admin/api/v1/auth/two-factor/disable.ts";
+import * as $82 from "./admin/api/v1/auth/two-factor/enrol.ts";
+import * as $83 from "./admin/api/v1/auth/two-factor/index.ts";
+import * as $84 from "./admin/api/v1/auth/two-factor/recovery-codes.ts";
+import * as $85 from "./admin/api/v1/backups/[id].ts";
+import * as $86 from "./admin/api/v1/backups/[id]/download.ts";
+import * as $87 from "./admin/api/v1/backups/[id]/restore.ts";
+import * as $88 from "./admin/api/v1/backups/create.ts";
+import * as $89 from "./admin/api/v1/backups/index.ts";
+import * as $90 from "./admin/api/v1/cli/execute.ts";
+import * as $91 from "./admin/api/v1/client-profiles/index.ts";
+import * as $92 from "./admin/api/v1/client-profiles/resolve.ts";
+import * as $93 from "./admin/api/v1/diagnostics/[subsystem].ts";
+import * as $94 from "./admin/api/v1/diagnostics/all.ts";
+import * as $95 from "./admin/api/v1/firewall/rules/[id].ts";
+import * as $96 from "./admin/api/v1/firewall/rules/[id]/disable.ts";
+import * as $97 from "./admin/api/v1/firewall/rules/[id]/enable.ts";
+import * as $98 from "./admin/api/v1/firewall/rules/[id]/history/[entry]/revert.ts";
+import * as $99 from "./admin/api/v1/firewall/rules/[id]/history/index.ts";
+import * as $100 from "./admin/api/v1/firewall/rules/index.ts";
+import * as $101 from "./admin/api/v1/interfaces/[id].ts";
+import * as $102 from "./admin/api/v1/interfaces/[id]/disable.ts";
+import * as $103 from "./admin/api/v1/interfaces/[id]/enable.ts";
+import * as $104 from "./admin/api/v1/interfaces/[id]/peers.ts";
+import * as $105 from "./admin/api/v1/interfaces/[id]/restart.ts";
+import * as $106 from "./admin/api/v1/interfaces/[id]/status.ts";
+import * as $107 from "./admin/api/v1/interfaces/index.ts";
+import * as $108 from "./admin/api/v1/interfaces/upstreams/import.ts";
+import * as $109 from "./admin/api/v1/interfaces/upstreams/preview.ts";
+import * as $110 from "./admin/api/v1/networks/[id].ts";
+import * as $111 from "./admin/api/v1/networks/[id]/available.ts";
+import * as $112 from "./admin/api/v1/networks/index.ts";
+import * as $113 from "./admin/api/v1/openapi.json.ts";
+import * as $114 from "./admin/api/v1/peers/[id].ts";
+import * as $115 from "./admin/api/v1/peers/[id]/config.ts";
+import * as $116 from "./admin/api/v1/peers/[id]/disable.ts";
+import * as $117 from "./admin/api/v1/peers/[id]/enable.ts";
+import * as $118 from "./admin/api/v1/peers/[id]/history/[entry]/revert.ts";
+import * as $119 from "./admin/api/v1/peers/[id]/history/index.ts";
+import * as $120 from "./admin/api/v1/peers/[id]/limits.ts";
+import * as $121 from "./admin/api/v1/peers/[id]/qr.ts";
+import * as $122 from "./admin/api/v1/peers/[id]/revoke.ts";
+import * as $123 from "./admin/api/v1/peers/index.ts";
+import * as $124 from "./admin/api/v1/reconcile/apply.ts";
+import * as $125 from "./admin/api/v1/reconcile/plan.ts";
+import * as $126 from "./admin/api/v1/routes/[id].ts";
+import * as $127 from "./admin/api/v1/routes/[id]/history/[entry]/revert.ts";
+import * as $128 from "./admin/api/v1/routes/[id]/history/index.ts";
+import * as $129 from "./admin/api/v1/routes/index.ts";
+import * as $130 from "./admin/api/v1/system/health.ts";
+import * as $131 from "./admin/api/v1/system/index.ts";
+import * as $132 from "./admin/api/v1/system/settings.ts";
+import * as $133 from "./admin/api/v1/system/version.ts";
+import * as $134 from "./admin/api/v1/users/[id]/two-factor/reset.ts";
+import * as $135 from "./admin/api/v1/webhooks/[id].ts";
+import * as $136 from "./admin/api/v1/webhooks/[id]/deliveries.ts";
+import * as $137 from "./admin/api/v1/webhooks/[id]/rotate-secret.ts";
+import * as $138 from "./admin/api/v1/webhooks/[id]/test.ts";
+import * as $139 from "./admin/api/v1/webhooks/index.ts";
+import * as $140 from "./admin/api/v1/ws.ts";
+import * as $141 from "./admin/login.tsx";
+import * as $142 from "./admin/logout.ts";
+import * as $143 from "./admin/sso/[provider].ts";
+import * as $144 from "./admin/sso/callback.tsx";
+import * as $145 from "./admin/static/[...path].ts";
 
 /** The route files of the admin listener. */
 export const routes: Record<string, RouteModule> = {
@@ -202,93 +204,95 @@ export const routes: Record<string, RouteModule> = {
   "(dashboard)/users/[id]/reset-two-factor.tsx": $52,
   "(dashboard)/webhooks/[id]/delete.tsx": $53,
   "(dashboard)/webhooks/[id]/index.tsx": $54,
-  "(dashboard)/webhooks/index.tsx": $55,
-  "(dashboard)/zones/[name]/delete.tsx": $56,
-  "(dashboard)/zones/[name]/dnssec/disable.tsx": $57,
-  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $58,
-  "(dashboard)/zones/[name]/export.tsx": $59,
-  "(dashboard)/zones/[name]/history/[id]/revert.tsx": $60,
-  "(dashboard)/zones/[name]/history/index.tsx": $61,
-  "(dashboard)/zones/[name]/index.tsx": $62,
-  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $63,
-  "(dashboard)/zones/[name]/records/[id]/index.tsx": $64,
-  "(dashboard)/zones/index.tsx": $65,
-  "_app.tsx": $66,
-  "_middleware.ts": $67,
-  "api/v1/_middleware.ts": $68,
-  "api/v1/attest/sites/[id].ts": $69,
-  "api/v1/attest/sites/[id]/rotate-secret.ts": $70,
-  "api/v1/attest/sites/index.ts": $71,
-  "api/v1/audit.ts": $72,
-  "api/v1/auth/login.ts": $73,
-  "api/v1/auth/logout.ts": $74,
-  "api/v1/auth/password.ts": $75,
-  "api/v1/auth/session.ts": $76,
-  "api/v1/auth/tokens/[id].ts": $77,
-  "api/v1/auth/tokens/index.ts": $78,
-  "api/v1/auth/two-factor/confirm.ts": $79,
-  "api/v1/auth/two-factor/disable.ts": $80,
-  "api/v1/auth/two-factor/enrol.ts": $81,
-  "api/v1/auth/two-factor/index.ts": $82,
-  "api/v1/auth/two-factor/recovery-codes.ts": $83,
-  "api/v1/backups/[id].ts": $84,
-  "api/v1/backups/[id]/download.ts": $85,
-  "api/v1/backups/[id]/restore.ts": $86,
-  "api/v1/backups/create.ts": $87,
-  "api/v1/backups/index.ts": $88,
-  "api/v1/cli/execute.ts": $89,
-  "api/v1/client-profiles/index.ts": $90,
-  "api/v1/client-profiles/resolve.ts": $91,
-  "api/v1/diagnostics/[subsystem].ts": $92,
-  "api/v1/diagnostics/all.ts": $93,
-  "api/v1/firewall/rules/[id].ts": $94,
-  "api/v1/firewall/rules/[id]/disable.ts": $95,
-  "api/v1/firewall/rules/[id]/enable.ts": $96,
-  "api/v1/firewall/rules/[id]/history/[entry]/revert.ts": $97,
-  "api/v1/firewall/rules/[id]/history/index.ts": $98,
-  "api/v1/firewall/rules/index.ts": $99,
-  "api/v1/interfaces/[id].ts": $100,
-  "api/v1/interfaces/[id]/disable.ts": $101,
-  "api/v1/interfaces/[id]/enable.ts": $102,
-  "api/v1/interfaces/[id]/peers.ts": $103,
-  "api/v1/interfaces/[id]/restart.ts": $104,
-  "api/v1/interfaces/[id]/status.ts": $105,
-  "api/v1/interfaces/index.ts": $106,
-  "api/v1/interfaces/upstreams/import.ts": $107,
-  "api/v1/interfaces/upstreams/preview.ts": $108,
-  "api/v1/networks/[id].ts": $109,
-  "api/v1/networks/[id]/available.ts": $110,
-  "api/v1/networks/index.ts": $111,
-  "api/v1/openapi.json.ts": $112,
-  "api/v1/peers/[id].ts": $113,
-  "api/v1/peers/[id]/config.ts": $114,
-  "api/v1/peers/[id]/disable.ts": $115,
-  "api/v1/peers/[id]/enable.ts": $116,
-  "api/v1/peers/[id]/history/[entry]/revert.ts": $117,
-  "api/v1/peers/[id]/history/index.ts": $118,
-  "api/v1/peers/[id]/limits.ts": $119,
-  "api/v1/peers/[id]/qr.ts": $120,
-  "api/v1/peers/[id]/revoke.ts": $121,
-  "api/v1/peers/index.ts": $122,
-  "api/v1/reconcile/apply.ts": $123,
-  "api/v1/reconcile/plan.ts": $124,
-  "api/v1/routes/[id].ts": $125,
-  "api/v1/routes/[id]/history/[entry]/revert.ts": $126,
-  "api/v1/routes/[id]/history/index.ts": $127,
-  "api/v1/routes/index.ts": $128,
-  "api/v1/system/health.ts": $129,
-  "api/v1/system/index.ts": $130,
-  "api/v1/system/settings.ts": $131,
-  "api/v1/system/version.ts": $132,
-  "api/v1/users/[id]/two-factor/reset.ts": $133,
-  "api/v1/webhooks/[id].ts": $134,
-  "api/v1/webhooks/[id]/deliveries.ts": $135,
-  "api/v1/webhooks/[id]/test.ts": $136,
-  "api/v1/webhooks/index.ts": $137,
-  "api/v1/ws.ts": $138,
-  "login.tsx": $139,
-  "logout.ts": $140,
-  "sso/[provider].ts": $141,
-  "sso/callback.tsx": $142,
-  "static/[...path].ts": $143,
+  "(dashboard)/webhooks/[id]/rotate-secret.tsx": $55,
+  "(dashboard)/webhooks/index.tsx": $56,
+  "(dashboard)/zones/[name]/delete.tsx": $57,
+  "(dashboard)/zones/[name]/dnssec/disable.tsx": $58,
+  "(dashboard)/zones/[name]/dnssec/rotate.tsx": $59,
+  "(dashboard)/zones/[name]/export.tsx": $60,
+  "(dashboard)/zones/[name]/history/[id]/revert.tsx": $61,
+  "(dashboard)/zones/[name]/history/index.tsx": $62,
+  "(dashboard)/zones/[name]/index.tsx": $63,
+  "(dashboard)/zones/[name]/records/[id]/delete.tsx": $64,
+  "(dashboard)/zones/[name]/records/[id]/index.tsx": $65,
+  "(dashboard)/zones/index.tsx": $66,
+  "_app.tsx": $67,
+  "_middleware.ts": $68,
+  "api/v1/_middleware.ts": $69,
+  "api/v1/attest/sites/[id].ts": $70,
+  "api/v1/attest/sites/[id]/rotate-secret.ts": $71,
+  "api/v1/attest/sites/index.ts": $72,
+  "api/v1/audit.ts": $73,
+  "api/v1/auth/login.ts": $74,
+  "api/v1/auth/logout.ts": $75,
+  "api/v1/auth/password.ts": $76,
+  "api/v1/auth/session.ts": $77,
+  "api/v1/auth/tokens/[id].ts": $78,
+  "api/v1/auth/tokens/index.ts": $79,
+  "api/v1/auth/two-factor/confirm.ts": $80,
+  "api/v1/auth/two-factor/disable.ts": $81,
+  "api/v1/auth/two-factor/enrol.ts": $82,
+  "api/v1/auth/two-factor/index.ts": $83,
+  "api/v1/auth/two-factor/recovery-codes.ts": $84,
+  "api/v1/backups/[id].ts": $85,
+  "api/v1/backups/[id]/download.ts": $86,
+  "api/v1/backups/[id]/restore.ts": $87,
+  "api/v1/backups/create.ts": $88,
+  "api/v1/backups/index.ts": $89,
+  "api/v1/cli/execute.ts": $90,
+  "api/v1/client-profiles/index.ts": $91,
+  "api/v1/client-profiles/resolve.ts": $92,
+  "api/v1/diagnostics/[subsystem].ts": $93,
+  "api/v1/diagnostics/all.ts": $94,
+  "api/v1/firewall/rules/[id].ts": $95,
+  "api/v1/firewall/rules/[id]/disable.ts": $96,
+  "api/v1/firewall/rules/[id]/enable.ts": $97,
+  "api/v1/firewall/rules/[id]/history/[entry]/revert.ts": $98,
+  "api/v1/firewall/rules/[id]/history/index.ts": $99,
+  "api/v1/firewall/rules/index.ts": $100,
+  "api/v1/interfaces/[id].ts": $101,
+  "api/v1/interfaces/[id]/disable.ts": $102,
+  "api/v1/interfaces/[id]/enable.ts": $103,
+  "api/v1/interfaces/[id]/peers.ts": $104,
+  "api/v1/interfaces/[id]/restart.ts": $105,
+  "api/v1/interfaces/[id]/status.ts": $106,
+  "api/v1/interfaces/index.ts": $107,
+  "api/v1/interfaces/upstreams/import.ts": $108,
+  "api/v1/interfaces/upstreams/preview.ts": $109,
+  "api/v1/networks/[id].ts": $110,
+  "api/v1/networks/[id]/available.ts": $111,
+  "api/v1/networks/index.ts": $112,
+  "api/v1/openapi.json.ts": $113,
+  "api/v1/peers/[id].ts": $114,
+  "api/v1/peers/[id]/config.ts": $115,
+  "api/v1/peers/[id]/disable.ts": $116,
+  "api/v1/peers/[id]/enable.ts": $117,
+  "api/v1/peers/[id]/history/[entry]/revert.ts": $118,
+  "api/v1/peers/[id]/history/index.ts": $119,
+  "api/v1/peers/[id]/limits.ts": $120,
+  "api/v1/peers/[id]/qr.ts": $121,
+  "api/v1/peers/[id]/revoke.ts": $122,
+  "api/v1/peers/index.ts": $123,
+  "api/v1/reconcile/apply.ts": $124,
+  "api/v1/reconcile/plan.ts": $125,
+  "api/v1/routes/[id].ts": $126,
+  "api/v1/routes/[id]/history/[entry]/revert.ts": $127,
+  "api/v1/routes/[id]/history/index.ts": $128,
+  "api/v1/routes/index.ts": $129,
+  "api/v1/system/health.ts": $130,
+  "api/v1/system/index.ts": $131,
+  "api/v1/system/settings.ts": $132,
+  "api/v1/system/version.ts": $133,
+  "api/v1/users/[id]/two-factor/reset.ts": $134,
+  "api/v1/webhooks/[id].ts": $135,
+  "api/v1/webhooks/[id]/deliveries.ts": $136,
+  "api/v1/webhooks/[id]/rotate-secret.ts": $137,
+  "api/v1/webhooks/[id]/test.ts": $138,
+  "api/v1/webhooks/index.ts": $139,
+  "api/v1/ws.ts": $140,
+  "login.tsx": $141,
+  "logout.ts": $142,
+  "sso/[provider].ts": $143,
+  "sso/callback.tsx": $144,
+  "static/[...path].ts": $145,
 };

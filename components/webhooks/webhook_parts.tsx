@@ -97,14 +97,21 @@ export function DeliveryLog({ rows }: { rows: DeliveryInfo[] }) {
   );
 }
 
-/** The signing secret of the webhook just created: on this answer only. */
-export function WebhookSecret({ url, secret }: { url: string; secret: string }) {
+/** The signing secret of the webhook just created (or rotated): on this answer only. */
+export function WebhookSecret(
+  { url, secret, what = "created", note }: {
+    url: string;
+    secret: string;
+    what?: string;
+    note?: string;
+  },
+) {
   return (
     <section class="card stack" aria-labelledby="webhook-secret">
-      <h2 id="webhook-secret">Webhook to {url} created</h2>
+      <h2 id="webhook-secret">Webhook to {url} {what}</h2>
       <p class="notice" role="alert">
         Copy its signing secret now: it will not be shown again. Receivers verify the{" "}
-        <code>Palisade-Signature</code> header with it.
+        <code>Palisade-Signature</code> header with it.{note && ` ${note}`}
       </p>
       <pre id="new-webhook-secret">{secret}</pre>
     </section>

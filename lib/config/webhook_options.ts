@@ -25,6 +25,8 @@ export interface WebhookSettings {
   /** Failed sign-ins within `loginFailureWindowMs` that raise `auth.login_failures`. */
   loginFailureThreshold: number;
   loginFailureWindowMs: number;
+  /** After a secret rotation, how long deliveries are signed with the previous secret too. */
+  secretGraceMs: number;
 }
 
 export const WEBHOOK_DEFAULTS: WebhookSettings = {
@@ -37,6 +39,7 @@ export const WEBHOOK_DEFAULTS: WebhookSettings = {
   peerDisconnectedMs: 180_000,
   loginFailureThreshold: 10,
   loginFailureWindowMs: 300_000,
+  secretGraceMs: 86_400_000,
 };
 
 function hookInteger(
@@ -110,5 +113,11 @@ export const WEBHOOK_OPTIONS: Option[] = [
     "loginFailureWindowMs",
     [1000, 86_400_000],
     "Window over which failed sign-ins are counted for `auth.login_failures` webhooks",
+  ),
+  hookInteger(
+    "SECRET_GRACE_MS",
+    "secretGraceMs",
+    [0, 2_592_000_000],
+    "After a webhook secret rotation, how long deliveries are signed with the previous secret too",
   ),
 ];

@@ -4,139 +4,188 @@
  * again before each attempt (DNS rebinding), retried on failure after 1, 2,
  * 4 … × PALISADE_WEBHOOK_RETRY_BASE_MS up to PALISADE_WEBHOOK_MAX_ATTEMPTS
  * attempts and within PALISADE_WEBHOOK_RETRY_MAX_TOTAL_MS. Every attempt is
- * logged. Runs outside any transaction; pending retries live in this process
- * only (a restart drops them).
+ * logged. Runs outside any transaction except the one recording an attempt.
+ *
+ * A pending retry is a row of `webhook_retries`, written with the attempt's
+ * log row, so a restart does not lose it: this process times the retries it
+ * schedules, and a poll picks up the ones it does not know (left by a
+ * stopped process or another instance). Each attempt is claimed with a
+ * conditional update (a lease) before it is sent, so two timers or two instances never
+ * send the same attempt.
  */
 import type { Clock } from "../clock.ts";
 import type { WebhookSettings } from "../config/webhook_options.ts";
-import { DomainError } from "../errors.ts";
 import type { Logger } from "../log/log.ts";
+import type { AsyncTransactor } from "../store/async_transactor.ts";
 import type { WebhookEvent } from "./event_types.ts";
-import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
-import { checkTarget, parseWebhookUrl, type Resolver, systemResolver } from "./url_guard.ts";
+import { type Resolver, systemResolver } from "./url_guard.ts";
+import { type Outcome, sendAttempt } from "./send.ts";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookRepo } from "./webhook_repo.ts";
+import type { PendingRetry, WebhookRetryRepo } from "./webhook_retry_repo.ts";
 
-/** What one attempt came to. */
-interface Outcome {
-  ok: boolean;
-  /** No retry can help (the target is refused). */
-  final: boolean;
-  responseCode: number | null;
-  error: string | null;
+/** Retries looked at per poll; the rest wait for the next one. */
+const POLL_BATCH = 100;
+/** A timer may fire this late; a retry is still within its bound then. */
+const TIMER_SLACK_MS = 1000;
+
+export interface DelivererParts {
+  repo: WebhookRepo;
+  retries: WebhookRetryRepo;
+  transactor: AsyncTransactor;
+  settings: WebhookSettings;
+  clock: Clock;
+  log: Logger;
+  resolve?: Resolver;
 }
 
 export class WebhookDeliverer {
-  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #timers = new Map<string, ReturnType<typeof setTimeout>>();
   #inflight = new Set<AbortController>();
+  #poll: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
 
-  constructor(
-    private readonly repo: WebhookRepo,
-    private readonly settings: WebhookSettings,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly resolve: Resolver = systemResolver,
-  ) {}
+  constructor(private readonly p: DelivererParts) {}
+
+  /** How often the store is asked for retries this process does not time itself. */
+  get pollMs(): number {
+    return Math.min(30_000, Math.max(1000, this.p.settings.retryBaseMs));
+  }
 
   /** Makes the first attempt now; answers its log row, retries go on in the background. */
   deliver(hook: WebhookRecord, event: WebhookEvent): Promise<DeliveryRecord> {
-    return this.#attempt(hook, event, 1, this.clock.now());
-  }
-
-  /** Cancels pending retries and attempts under way. */
-  stop(): void {
-    this.#stopped = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
-    for (const c of this.#inflight) c.abort();
-  }
-
-  async #attempt(
-    hook: WebhookRecord,
-    event: WebhookEvent,
-    attempt: number,
-    firstAt: number,
-  ): Promise<DeliveryRecord> {
-    const outcome = await this.#send(hook, event);
-    const delay = this.settings.retryBaseMs * 2 ** (attempt - 1);
-    const retry = !outcome.ok && !outcome.final && !this.#stopped &&
-      attempt < this.settings.maxAttempts &&
-      this.clock.now() + delay - firstAt <= this.settings.retryMaxTotalMs;
-    const status: DeliveryStatus = outcome.ok ? "delivered" : retry ? "retrying" : "failed";
-    const row: DeliveryRecord = {
+    const now = this.p.clock.now();
+    const first: PendingRetry = {
       id: crypto.randomUUID(),
       webhookId: hook.id,
       eventId: event.id,
       eventType: event.type,
-      attempt,
-      status,
-      responseCode: outcome.responseCode,
-      error: outcome.error,
-      at: this.clock.now(),
+      body: JSON.stringify(event),
+      attempt: 1,
+      firstAt: now,
+      dueAt: now,
     };
-    try {
-      await this.repo.addDelivery(row, this.settings.logKeep);
-    } catch (err) {
-      // The subscription was deleted meanwhile: nothing to log it under, nothing to retry.
-      this.log.debug("webhook delivery not logged", { webhook: hook.id, err });
-      return row;
+    return this.#attempt(hook, first, false);
+  }
+
+  /** Starts polling for stored retries (the first poll now, for those a restart left). */
+  start(): void {
+    const poll = () => this.poll().catch((err) => this.p.log.warn("webhook poll failed", { err }));
+    this.#poll = setInterval(poll, this.pollMs);
+    Deno.unrefTimer(this.#poll);
+    poll();
+  }
+
+  /** Times every stored retry due before the next poll that this process does not time yet. */
+  async poll(): Promise<void> {
+    if (this.#stopped) return;
+    const now = this.p.clock.now();
+    for (const r of await this.p.retries.due(now + this.pollMs, now, POLL_BATCH)) {
+      if (!this.#timers.has(r.id)) this.#schedule(r);
     }
-    if (retry) this.#later(delay, () => this.#attempt(hook, event, attempt + 1, firstAt));
+  }
+
+  /** Cancels timers and attempts under way; stored retries stay for the next start. */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#poll !== undefined) clearInterval(this.#poll);
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+    for (const c of this.#inflight) c.abort();
+  }
+
+  #schedule(r: PendingRetry): void {
+    if (this.#stopped) return;
+    const t = setTimeout(() => {
+      this.#timers.delete(r.id);
+      this.#retry(r).catch((err) => this.p.log.warn("webhook retry failed", { err }));
+    }, Math.max(0, r.dueAt - this.p.clock.now()));
+    this.#timers.set(r.id, t);
+  }
+
+  /** Claims and makes a stored attempt, or ends it when its bound passed meanwhile. */
+  async #retry(r: PendingRetry): Promise<void> {
+    if (this.#stopped) return;
+    const { settings, clock, retries } = this.p;
+    const now = clock.now();
+    const lease = now + settings.timeoutMs + 30_000;
+    if (!(await retries.claim(r.id, r.attempt, now, lease))) return;
+    const hook = await this.p.repo.byId(r.webhookId);
+    if (!hook) return await retries.remove(r.id);
+    if (
+      r.attempt > settings.maxAttempts ||
+      now - r.firstAt > settings.retryMaxTotalMs + TIMER_SLACK_MS
+    ) {
+      // Palisade was stopped past the retry's time, or the bounds were lowered meanwhile.
+      const error = `Not retried: attempt ${r.attempt} was due ${
+        Math.round((now - r.dueAt) / 1000)
+      } s ago, past the retry bound`;
+      await this.#record(
+        this.#row(r, "failed", { ok: false, final: true, responseCode: null, error }),
+        () => retries.remove(r.id),
+      );
+      return;
+    }
+    await this.#attempt(hook, r, true);
+  }
+
+  async #attempt(hook: WebhookRecord, r: PendingRetry, stored: boolean): Promise<DeliveryRecord> {
+    const { settings, clock, retries } = this.p;
+    const controller = new AbortController();
+    this.#inflight.add(controller);
+    let outcome: Outcome;
+    try {
+      outcome = await sendAttempt(
+        hook,
+        r.body,
+        controller,
+        settings,
+        clock,
+        this.p.resolve ?? systemResolver,
+      );
+    } finally {
+      this.#inflight.delete(controller);
+    }
+    const delay = settings.retryBaseMs * 2 ** (r.attempt - 1);
+    const dueAt = clock.now() + delay;
+    const retry = !outcome.ok && !outcome.final && r.attempt < settings.maxAttempts &&
+      dueAt - r.firstAt <= settings.retryMaxTotalMs;
+    const row = this.#row(r, outcome.ok ? "delivered" : retry ? "retrying" : "failed", outcome);
+    const next = { ...r, attempt: r.attempt + 1, dueAt };
+    const kept = await this.#record(row, async () => {
+      if (retry && stored) await retries.reschedule(r.id, next.attempt, dueAt);
+      else if (retry) await retries.add(next);
+      else if (stored) await retries.remove(r.id);
+    });
+    if (kept && retry) this.#schedule(next);
     return row;
   }
 
-  #later(ms: number, fn: () => Promise<unknown>): void {
-    const t = setTimeout(() => {
-      this.#timers.delete(t);
-      fn().catch((err) => this.log.warn("webhook retry failed", { err }));
-    }, ms);
-    this.#timers.add(t);
+  #row(r: PendingRetry, status: DeliveryStatus, outcome: Outcome): DeliveryRecord {
+    return {
+      id: crypto.randomUUID(),
+      webhookId: r.webhookId,
+      eventId: r.eventId,
+      eventType: r.eventType,
+      attempt: r.attempt,
+      status,
+      responseCode: outcome.responseCode,
+      error: outcome.error,
+      at: this.p.clock.now(),
+    };
   }
 
-  async #send(hook: WebhookRecord, event: WebhookEvent): Promise<Outcome> {
-    let url: URL;
+  /** Logs the attempt and changes the stored retry in one transaction; false when that failed. */
+  async #record(row: DeliveryRecord, retryChange: () => Promise<void>): Promise<boolean> {
     try {
-      url = parseWebhookUrl(hook.url);
-      await checkTarget(url, this.settings.allowLocal, this.resolve);
-    } catch (err) {
-      const message = err instanceof DomainError ? err.message : String(err);
-      const final = err instanceof DomainError && err.code !== "url_unresolvable";
-      return { ok: false, final, responseCode: null, error: message };
-    }
-    const body = JSON.stringify(event);
-    const t = Math.floor(this.clock.now() / 1000);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.settings.timeoutMs);
-    this.#inflight.add(controller);
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        // A redirect could lead anywhere, past the checks above: it counts as a failure.
-        redirect: "manual",
-        signal: controller.signal,
-        headers: {
-          "Content-Type": "application/json",
-          "User-Agent": "Palisade-Webhooks",
-          [SIGNATURE_HEADER]: signatureHeader(hook.secret, body, t),
-        },
-        body,
+      await this.p.transactor.tx(async () => {
+        await this.p.repo.addDelivery(row, this.p.settings.logKeep);
+        await retryChange();
       });
-      await res.body?.cancel();
-      const ok = res.status >= 200 && res.status < 300;
-      return {
-        ok,
-        final: false,
-        responseCode: res.status,
-        error: ok ? null : `Receiver answered ${res.status}`,
-      };
+      return true;
     } catch (err) {
-      const error = controller.signal.aborted
-        ? `No answer within ${this.settings.timeoutMs} ms`
-        : `Request failed: ${err instanceof Error ? err.message : String(err)}`;
-      return { ok: false, final: false, responseCode: null, error: error.slice(0, 500) };
-    } finally {
-      clearTimeout(timer);
-      this.#inflight.delete(controller);
+      // The subscription was deleted meanwhile (its retries went with it), or the store closed.
+      this.p.log.debug("webhook delivery not logged", { webhook: row.webhookId, err });
+      return false;
     }
   }
 }

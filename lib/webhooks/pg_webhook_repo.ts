@@ -16,21 +16,25 @@ export class PgWebhookRepo implements WebhookRepo {
 
   async insert(w: WebhookRecord): Promise<void> {
     await this.db.sql`
-      INSERT INTO webhooks (id, url, events, secret, enabled, created_at, updated_at, created_by)
-      VALUES (${w.id}, ${w.url}, ${JSON.stringify(w.events)}, ${w.secret}, ${w.enabled ? 1 : 0},
-              ${w.createdAt}, ${w.updatedAt}, ${w.createdBy})`;
+      INSERT INTO webhooks (id, url, events, secret, previous_secret, previous_secret_until,
+                            enabled, created_at, updated_at, created_by)
+      VALUES (${w.id}, ${w.url}, ${JSON.stringify(w.events)}, ${w.secret}, ${w.previousSecret},
+              ${w.previousSecretUntil}, ${w.enabled ? 1 : 0}, ${w.createdAt}, ${w.updatedAt},
+              ${w.createdBy})`;
   }
 
   async byId(id: string): Promise<WebhookRecord | undefined> {
     const [r] = await this.db.sql<WebhookRow[]>`
-      SELECT id, url, events, secret, enabled, created_at, updated_at, created_by
+      SELECT id, url, events, secret, previous_secret, previous_secret_until, enabled,
+        created_at, updated_at, created_by
       FROM webhooks WHERE id = ${id}`;
     return r && toWebhook(r);
   }
 
   async list(): Promise<WebhookRecord[]> {
     const rows = await this.db.sql<WebhookRow[]>`
-      SELECT id, url, events, secret, enabled, created_at, updated_at, created_by
+      SELECT id, url, events, secret, previous_secret, previous_secret_until, enabled,
+        created_at, updated_at, created_by
       FROM webhooks ORDER BY created_at DESC, id DESC`;
     return rows.map(toWebhook);
   }
@@ -39,6 +43,19 @@ export class PgWebhookRepo implements WebhookRepo {
     const res = await this.db.sql`
       UPDATE webhooks SET url = ${c.url}, events = ${JSON.stringify(c.events)},
         enabled = ${c.enabled ? 1 : 0}, updated_at = ${c.updatedAt}
+      WHERE id = ${id}`;
+    return res.count > 0;
+  }
+
+  async rotateSecret(
+    id: string,
+    secret: string,
+    previousUntil: number,
+    at: number,
+  ): Promise<boolean> {
+    const res = await this.db.sql`
+      UPDATE webhooks SET previous_secret = secret, previous_secret_until = ${previousUntil},
+        secret = ${secret}, updated_at = ${at}
       WHERE id = ${id}`;
     return res.count > 0;
   }

@@ -7,7 +7,12 @@ import { z } from "zod";
 import { documented } from "../schema_doc.ts";
 import { WEBHOOK_EVENT_TYPES } from "./event_types.ts";
 import { URL_MAX } from "./url_guard.ts";
-import type { DeliveryInfo, WebhookInfo, WebhookWithSecret } from "./webhook_service.ts";
+import type {
+  DeliveryInfo,
+  RotatedSecret,
+  WebhookInfo,
+  WebhookWithSecret,
+} from "./webhook_service.ts";
 
 /** POST /webhooks and PUT /webhooks/{id} */
 export const webhookInputSchema = z.strictObject({
@@ -41,6 +46,12 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
   ),
 });
 
+export const RotatedSecretSchema = WebhookWithSecretSchema.extend({
+  previous_secret_valid_until: iso.describe(
+    "Until then each delivery carries a second v1 signature, made with the previous secret",
+  ),
+});
+
 export const DeliverySchema = z.object({
   id: z.string(),
   event_id: z.string().describe("The body's id: the same on each attempt"),
@@ -58,4 +69,5 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 function same<_T extends true>() {}
 same<Same<z.output<typeof WebhookSchema>, WebhookInfo>>();
 same<Same<z.output<typeof WebhookWithSecretSchema>, WebhookWithSecret>>();
+same<Same<z.output<typeof RotatedSecretSchema>, RotatedSecret>>();
 same<Same<z.output<typeof DeliverySchema>, DeliveryInfo>>();

@@ -1,7 +1,7 @@
 /**
- * The `webhooks` and `webhook_deliveries` tables (migration 20): webhook
- * subscriptions with their signing secret, and each subscription's delivery
- * log. Both engines (docs/architecture.md, "Repositories"): the PostgreSQL
+ * The `webhooks` and `webhook_deliveries` tables (migrations 20 and 28):
+ * webhook subscriptions with their signing secret (and, after a rotation, the
+ * previous one during its grace), and each subscription's delivery log. Both engines (docs/architecture.md, "Repositories"): the PostgreSQL
  * twin is `pg_webhook_repo.ts`.
  */
 import type { SqliteAsync } from "../store/sqlite_async.ts";
@@ -14,6 +14,9 @@ export interface WebhookRecord {
   events: string[];
   /** Signs each delivery; kept in clear for that, never listed. */
   secret: string;
+  /** The secret a rotation replaced: it still signs until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
@@ -49,6 +52,16 @@ export interface WebhookRepo {
   list(): Promise<WebhookRecord[]>;
   /** Changes URL, events and enabled flag; false when there was none. */
   update(id: string, change: WebhookChange): Promise<boolean>;
+  /**
+   * Replaces the secret; the one replaced keeps signing until `previousUntil`
+   * (a rotation during a grace drops the older one). False when there was none.
+   */
+  rotateSecret(
+    id: string,
+    secret: string,
+    previousUntil: number,
+    updatedAt: number,
+  ): Promise<boolean>;
   /** Removes the subscription and its log; false when there was none. */
   delete(id: string): Promise<boolean>;
   /** Adds an attempt to the log, then keeps only the subscription's `keep` newest rows. */
@@ -63,6 +76,8 @@ export interface WebhookRow {
   url: string;
   events: string;
   secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   enabled: number;
   created_at: number;
   updated_at: number;
@@ -86,6 +101,8 @@ export const toWebhook = (r: WebhookRow): WebhookRecord => ({
   url: r.url,
   events: JSON.parse(r.events) as string[],
   secret: r.secret,
+  previousSecret: r.previous_secret,
+  previousSecretUntil: r.previous_secret_until === null ? null : Number(r.previous_secret_until),
   enabled: Number(r.enabled) === 1,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
@@ -104,7 +121,8 @@ export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
   at: Number(r.at),
 });
 
-const HOOK_COLUMNS = "id, url, events, secret, enabled, created_at, updated_at, created_by";
+const HOOK_COLUMNS =
+  "id, url, events, secret, previous_secret, previous_secret_until, enabled, created_at, updated_at, created_by";
 const LOG_COLUMNS =
   "id, webhook_id, event_id, event_type, attempt, status, response_code, error, at";
 
@@ -114,11 +132,13 @@ export class SqliteWebhookRepo implements WebhookRepo {
   insert(w: WebhookRecord): Promise<void> {
     return this.db.run((store) => {
       store.run(
-        `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO webhooks (${HOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         w.id,
         w.url,
         JSON.stringify(w.events),
         w.secret,
+        w.previousSecret,
+        w.previousSecretUntil,
         w.enabled ? 1 : 0,
         w.createdAt,
         w.updatedAt,
@@ -150,6 +170,19 @@ export class SqliteWebhookRepo implements WebhookRepo {
         JSON.stringify(c.events),
         c.enabled ? 1 : 0,
         c.updatedAt,
+        id,
+      ).changes > 0
+    );
+  }
+
+  rotateSecret(id: string, secret: string, previousUntil: number, at: number): Promise<boolean> {
+    return this.db.run((store) =>
+      store.run(
+        `UPDATE webhooks SET previous_secret = secret, previous_secret_until = ?, secret = ?,
+           updated_at = ? WHERE id = ?`,
+        previousUntil,
+        secret,
+        at,
         id,
       ).changes > 0
     );

@@ -1,5 +1,6 @@
 /**
  * Webhook subscriptions (docs/webhooks.md): create with a secret shown once,
+ * rotate it (the new one shown once, the old one signing too for a grace),
  * list and read without it, change URL, events and enabled flag, delete, read
  * the delivery log, send a test. URLs are checked (url_guard.ts) when saved
  * and again before every attempt. Audit records name the target's host only:
@@ -33,6 +34,12 @@ export interface WebhookWithSecret extends WebhookInfo {
   secret: string;
 }
 
+/** The answer to a rotation: the new secret, shown in it only. */
+export interface RotatedSecret extends WebhookWithSecret {
+  /** Until when deliveries carry a signature with the previous secret too. */
+  previous_secret_valid_until: string;
+}
+
 export interface DeliveryInfo {
   id: string;
   event_id: string;
@@ -49,6 +56,8 @@ export interface WebhookInput {
   events: string[];
   enabled?: boolean;
 }
+
+const newSecret = () => `whsec_${randomToken(32)}`;
 
 const info = (r: WebhookRecord): WebhookInfo => ({
   id: r.id,
@@ -111,7 +120,9 @@ export class WebhookService {
       id: crypto.randomUUID(),
       url,
       events,
-      secret: `whsec_${randomToken(32)}`,
+      secret: newSecret(),
+      previousSecret: null,
+      previousSecretUntil: null,
       enabled: input.enabled ?? true,
       createdAt: now,
       updatedAt: now,
@@ -159,6 +170,37 @@ export class WebhookService {
       });
     });
     return info({ ...current, ...change, updatedAt });
+  }
+
+  /**
+   * Replaces the signing secret; the new one is in this answer only. For
+   * PALISADE_WEBHOOK_SECRET_GRACE_MS deliveries are signed with the old one
+   * too, so receivers switch without losing events.
+   */
+  async rotateSecret(actor: string, id: string): Promise<RotatedSecret> {
+    const current = await this.#record(id);
+    const secret = newSecret();
+    const now = this.clock.now();
+    const until = now + this.settings.secretGraceMs;
+    await this.transactor.tx(async () => {
+      if (!(await this.repo.rotateSecret(id, secret, until, now))) {
+        throw new NotFoundError(`Webhook "${id}" does not exist`, "id");
+      }
+      await this.audit.add({
+        actor,
+        event_type: "webhook.secret_rotated",
+        message: `Rotated the secret of webhook to host "${
+          new URL(current.url).host
+        }"; the previous one signs too until ${isoTime(until)}`,
+        resource_type: "webhook",
+        resource_id: id,
+      });
+    });
+    return {
+      ...info({ ...current, updatedAt: now }),
+      secret,
+      previous_secret_valid_until: isoTime(until),
+    };
   }
 
   async delete(actor: string, id: string): Promise<{ success: true; message: string }> {

@@ -3,7 +3,7 @@
  * behaves the same on SQLite and PostgreSQL: a subscription reads back with
  * its events and secret, listings newest first, updates, the delivery log
  * newest first and bounded per subscription, deletion taking the log along,
- * and rollback.
+ * a secret rotation keeping the replaced secret with its time, and rollback.
  */
 import { assertEquals, assertRejects } from "../assert.ts";
 import {
@@ -26,6 +26,8 @@ const hook = (id: string, createdAt: number): WebhookRecord => ({
   url: `https://hooks.example/${id}`,
   events: ["zone.changed", "peer.changed"],
   secret: `whsec_${id}`,
+  previousSecret: null,
+  previousSecretUntil: null,
   enabled: true,
   createdAt,
   updatedAt: createdAt,
@@ -65,6 +67,28 @@ repoContract("WebhookRepo", {
     assertEquals(await hooks.update("nope", { ...change, updatedAt: 200 }), false);
     assertEquals(await hooks.byId("h1"), { ...hook("h1", 100), ...change, updatedAt: 200 });
   },
+  "rotating keeps the replaced secret until the given time; a second rotation drops the older one":
+    async (e) => {
+      const hooks = repoOf(e);
+      await hooks.insert(hook("h1", 100));
+      await hooks.insert(hook("h2", 100));
+      assertEquals(await hooks.rotateSecret("h1", "whsec_new", 5000, 200), true);
+      assertEquals(await hooks.rotateSecret("nope", "whsec_x", 5000, 200), false);
+      assertEquals(await hooks.byId("h1"), {
+        ...hook("h1", 100),
+        secret: "whsec_new",
+        previousSecret: "whsec_h1",
+        previousSecretUntil: 5000,
+        updatedAt: 200,
+      });
+      await hooks.rotateSecret("h1", "whsec_newer", 9000, 300);
+      const again = await hooks.byId("h1");
+      assertEquals(
+        [again?.secret, again?.previousSecret, again?.previousSecretUntil],
+        ["whsec_newer", "whsec_new", 9000],
+      );
+      assertEquals(await hooks.byId("h2"), hook("h2", 100));
+    },
   "the delivery log is newest first and keeps the newest rows per subscription": async (e) => {
     const hooks = repoOf(e);
     await hooks.insert(hook("h1", 100));

@@ -40,7 +40,8 @@ async function dbCopy(args: string[]) {
 async function populate(dir: string): Promise<void> {
   await using t = await startTestServer({
     dataDir: dir,
-    env: { PALISADE_WEBHOOK_ALLOW_LOCAL: "true" },
+    // A failed delivery's retry stays pending (webhook_retries) until the store is copied.
+    env: { PALISADE_WEBHOOK_ALLOW_LOCAL: "true", PALISADE_WEBHOOK_RETRY_BASE_MS: "300000" },
   });
   const api = apiClient(t.admin, { cookie: await t.login() });
   const iface = (await api.post("/interfaces", { name: "wgcopy", address_v4: "10.97.0.1/24" }))
@@ -110,6 +111,13 @@ async function populate(dir: string): Promise<void> {
     events: ["zone.changed"],
   });
   assertEquals((await t.services.webhooks.sendTest("admin", hook.id)).status, "delivered");
+  await using failing = startReceiver(500);
+  const retried = await t.services.webhooks.create("admin", {
+    url: failing.url,
+    events: ["zone.changed"],
+  });
+  await t.services.webhooks.rotateSecret("admin", retried.id);
+  assertEquals((await t.services.webhooks.sendTest("admin", retried.id)).status, "retrying");
   await seedSso(t);
   // Last: with two-factor sign-in on (or a passkey), the logins above would need a second step.
   const twoFactor = t.services.auth.twoFactor;

@@ -8,22 +8,31 @@ export interface Received {
 export interface Receiver extends AsyncDisposable {
   url: string;
   requests: Received[];
+  /** What it answers from now on (a receiver that comes back healthy). */
+  status: number;
   /** Waits (bounded) until `n` requests arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<void>;
 }
 
 export function startReceiver(status: number): Receiver {
   const requests: Received[] = [];
+  const state = { status };
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (req) => {
       requests.push({ headers: req.headers, body: await req.text(), at: Date.now() });
-      return new Response(status === 200 ? "ok" : "no", { status });
+      return new Response(state.status === 200 ? "ok" : "no", { status: state.status });
     },
   );
   return {
     url: `http://127.0.0.1:${server.addr.port}/hook`,
     requests,
+    get status() {
+      return state.status;
+    },
+    set status(s: number) {
+      state.status = s;
+    },
     async waitFor(n, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;
       while (requests.length < n) {

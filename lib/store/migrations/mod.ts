@@ -38,6 +38,7 @@ import { passkeys } from "./0023_passkeys.ts";
 import { oidc } from "./0024_oidc.ts";
 import { peerLimits } from "./0025_peer_limits.ts";
 import { tunnelHistory } from "./0026_tunnel_history.ts";
+import { webhookRetries } from "./0027_webhook_retries.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   oidc,
   peerLimits,
   tunnelHistory,
+  webhookRetries,
 ];

@@ -15,6 +15,7 @@ import { passkeys } from "./0007_passkeys.ts";
 import { oidc } from "./0008_oidc.ts";
 import { peerLimits } from "./0009_peer_limits.ts";
 import { tunnelHistory } from "./0010_tunnel_history.ts";
+import { webhookRetries } from "./0011_webhook_retries.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -34,4 +35,5 @@ export const pgMigrations: PgMigration[] = [
   oidc,
   peerLimits,
   tunnelHistory,
+  webhookRetries,
 ];

@@ -66,6 +66,7 @@ export default function Webhook({ data }: PageProps<Data>) {
         {hook.enabled
           ? <ActionButton name="disable" label="Disable" />
           : <ActionButton name="enable" label="Enable" />}
+        <a href={`/webhooks/${hook.id}/rotate-secret`}>Rotate secret</a>
         <a href={`/webhooks/${hook.id}/delete`}>Delete</a>
       </div>
       <h2>Delivery log</h2>
