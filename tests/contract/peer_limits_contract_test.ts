@@ -68,6 +68,23 @@ repoContract("LimitsRepo", {
     assertEquals(await limitsRepo.get("p1"), undefined);
     assertEquals((await limitsRepo.all()).map((l) => l.peerId), ["p2"]);
   },
+  "forPeers reads the rows of the listed peers in one call": async (e) => {
+    const { limitsRepo, peerRepo } = await setup(e);
+    await peerRepo.insert(peerRow("w1", { id: "p3", name: "c", address: "10.8.0.4" }));
+    assertEquals(await limitsRepo.forPeers([]), []);
+    await limitsRepo.put(row());
+    await limitsRepo.put(row({ peerId: "p3", quotaBytes: null, usedBytes: 7 }));
+    assertEquals(await limitsRepo.forPeers(["p2"]), [], "a peer without limits has no row");
+    const got = await limitsRepo.forPeers(["p3", "p2", "p1", "nope"]);
+    assertEquals(
+      got.sort((a, b) => a.peerId.localeCompare(b.peerId)),
+      [row(), row({ peerId: "p3", quotaBytes: null, usedBytes: 7 })],
+    );
+    assertEquals((await limitsRepo.forPeers(["p3"])).map((l) => l.usedBytes), [7]);
+    // Many ids at once (a whole listing without a limit) are still one statement.
+    const many = Array.from({ length: 5000 }, (_, i) => `x${i}`);
+    assertEquals((await limitsRepo.forPeers([...many, "p1"])).map((l) => l.peerId), ["p1"]);
+  },
   "a row goes with its peer": async (e) => {
     const { limitsRepo, peerRepo } = await setup(e);
     await limitsRepo.put(row());

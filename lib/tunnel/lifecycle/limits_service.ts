@@ -10,8 +10,11 @@ import { ValidationError } from "../../errors.ts";
 import type { TunnelContext } from "../context.ts";
 import { requirePeer } from "../require_row.ts";
 import type { LimitEnforcer } from "./enforce.ts";
-import type { LimitReason, PeerLimits } from "./limits_repo.ts";
-import { daysLeft, periodEnd, periodStart } from "./period.ts";
+import type { PeerLimits } from "./limits_repo.ts";
+import { periodStart } from "./period.ts";
+import { freshLimits, type LimitsView, limitsView } from "./limits_view.ts";
+
+export type { LimitsView } from "./limits_view.ts";
 
 /** PUT /peers/{id}/limits; an absent field keeps its value, null clears it. */
 export interface LimitsInput {
@@ -19,21 +22,6 @@ export interface LimitsInput {
   quota_bytes?: number | null;
   /** Null: the calendar month in UTC; N: every N days from the time it was set. */
   quota_period_days?: number | null;
-}
-
-export interface LimitsView {
-  peer_id: string;
-  expires_at: string | null;
-  /** Whole days until expiry, rounded up; null without an expiry. */
-  days_left: number | null;
-  quota_bytes: number | null;
-  quota_period: "monthly" | "days";
-  quota_period_days: number | null;
-  period_start: string;
-  period_end: string;
-  used_bytes: number;
-  /** Why Palisade disabled the peer, while it stays disabled for it. */
-  disabled_reason: LimitReason | null;
 }
 
 export class PeerLimitsService {
@@ -62,7 +50,7 @@ export class PeerLimitsService {
     await transactor.tx(async () => {
       const peer = await requirePeer(peerRepo, peerId);
       const now = clock.now();
-      const cur = await limitsRepo.get(peerId) ?? fresh(peerId, now);
+      const cur = await limitsRepo.get(peerId) ?? freshLimits(peerId, now);
       const days = input.quota_period_days === undefined ? cur.periodDays : input.quota_period_days;
       const anchor = days === cur.periodDays ? cur.periodAnchor : now;
       const next: PeerLimits = {
@@ -114,40 +102,6 @@ export class PeerLimitsService {
   }
 
   #view(peerId: string, l: PeerLimits | undefined): LimitsView {
-    const now = this.ctx.clock.now();
-    const r = l ?? fresh(peerId, now);
-    const p = { days: r.periodDays, anchor: r.periodAnchor };
-    const start = periodStart(p, now);
-    // A period that ended without a read since shows as the new one, empty.
-    const used = start > r.periodStart ? 0 : r.usedBytes;
-    return {
-      peer_id: peerId,
-      expires_at: r.expiresAt === null ? null : isoTime(r.expiresAt),
-      days_left: r.expiresAt === null ? null : daysLeft(r.expiresAt, now),
-      quota_bytes: r.quotaBytes,
-      quota_period: r.periodDays === null ? "monthly" : "days",
-      quota_period_days: r.periodDays,
-      period_start: isoTime(start),
-      period_end: isoTime(periodEnd(p, start)),
-      used_bytes: used,
-      disabled_reason: r.disabledReason,
-    };
+    return limitsView(peerId, l, this.ctx.clock.now());
   }
-}
-
-function fresh(peerId: string, now: number): PeerLimits {
-  return {
-    peerId,
-    expiresAt: null,
-    quotaBytes: null,
-    periodDays: null,
-    periodAnchor: now,
-    periodStart: periodStart({ days: null, anchor: now }, now),
-    usedBytes: 0,
-    lastRx: null,
-    lastTx: null,
-    disabledReason: null,
-    disabledAt: null,
-    updatedAt: now,
-  };
 }
