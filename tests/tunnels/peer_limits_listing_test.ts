@@ -3,12 +3,15 @@
  * GET /peers/{id} (docs/peer_lifecycle.md, "In the peer object"): a limited
  * peer shows its expiry, days left, quota, usage of the period, the period's
  * end and the reason Palisade disabled it; a peer without limits shows null.
+ * An accounting pass announces the changed usage as `PeerUsage`.
  */
 import { assertEquals } from "../assert.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import type { LiveState } from "../../lib/host/driver.ts";
+import type { BusEvent } from "../../lib/events/bus.ts";
+import { isRelayed } from "../../lib/events/relay_frames.ts";
 
 function read(publicKey: string, rx: number, tx: number): LiveState {
   const peer = {
@@ -82,4 +85,32 @@ Deno.test("peer listings and the peer object carry a compact limits object, null
   assertEquals(after.status, "disabled");
   assertEquals(after.limits.used_bytes, 1_004_000);
   assertEquals(after.limits.disabled_reason, "quota_reached");
+});
+
+Deno.test("an accounting pass announces the changed usage as one relayed PeerUsage event, nothing when nothing changed", async () => {
+  const clock = new ManualClock(Date.parse("2026-03-20T12:00:00Z"));
+  await using t = await startTestServer({ clock });
+  const { tunnels } = t.services;
+  const iface = await tunnels.interfaces.create({ name: "wg9", address_v4: "10.61.0.1/24" }, "t");
+  const a = await tunnels.peers.create(iface.id, { name: "alpha" }, "t");
+  await tunnels.limits.set(
+    a.id,
+    { quota_bytes: 1_000_000, expires_at: "2026-03-23T00:00:00Z" },
+    "t",
+  );
+  const events: BusEvent["payload"][] = [];
+  t.services.events.subscribe((e) => {
+    if (e.type === "PeerUsage") events.push(e.payload);
+  });
+  const enforcer = tunnels.limitEnforcer;
+
+  await enforcer.account(read(a.public_key, 100, 100));
+  assertEquals(events.length, 0, "the baseline read changes no usage");
+  await enforcer.account(read(a.public_key, 600, 300));
+  assertEquals(events, [{
+    peers: [{ id: a.id, used_bytes: 700, quota_bytes: 1_000_000, days_left: 3 }],
+  }]);
+  await enforcer.account(read(a.public_key, 600, 300));
+  assertEquals(events.length, 1, "the same counters read again announce nothing");
+  assertEquals(isRelayed("PeerUsage"), true, "every instance's dashboards show it");
 });

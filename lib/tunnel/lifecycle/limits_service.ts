@@ -32,12 +32,6 @@ export class PeerLimitsService {
     return this.#view(peerId, await this.ctx.limitsRepo.get(peerId));
   }
 
-  /** Every limited peer's view, by peer id (the peer listings show them). */
-  async all(): Promise<Map<string, LimitsView>> {
-    const rows = await this.ctx.limitsRepo.all();
-    return new Map(rows.map((r) => [r.peerId, this.#view(r.peerId, r)]));
-  }
-
   async set(peerId: string, input: LimitsInput, actor: string): Promise<LimitsView> {
     const { limitsRepo, peerRepo, transactor, audit, clock } = this.ctx;
     const expiresAt = input.expires_at == null ? input.expires_at : Date.parse(input.expires_at);
