@@ -8,15 +8,15 @@ export type { PeerRow, PeerTableProps } from "./peer_table/types.ts";
 
 /**
  * The peers table. The server renders every row; in the browser each row
- * holds its own signal, patched from `PeerHandshake` events by peer id (once
- * per animation frame), so an event re-renders one row however many there
+ * holds its own signals, patched from `PeerHandshake` and `PeerUsage` events
+ * by peer id (once per animation frame), so an event re-renders one row however many there
  * are, and the search field hides rows whose visibility changed without
  * touching the others. On the events of `refreshOn` the rows are read again
  * from a fresh render of the page and reconciled by id.
  */
 export default function PeerTable(props: PeerTableProps) {
   const state = usePeerTableState(props);
-  const cols = props.showInterface ? 7 : 6;
+  const cols = props.showInterface ? 8 : 7;
   const entries = state.entries.value;
   return (
     <div class="stack">
@@ -45,6 +45,7 @@ export default function PeerTable(props: PeerTableProps) {
                   <th scope="col">Latest handshake</th>
                   <th scope="col" class="num">Received</th>
                   <th scope="col" class="num">Sent</th>
+                  <th scope="col">Quota and expiry</th>
                 </tr>
               </thead>
               <tbody>

@@ -22,6 +22,8 @@ export function peerRows(
       row.rx = t.rx_bytes;
       row.tx = t.tx_bytes;
     }
+    const l = p.limits;
+    if (l) row.lim = [l.used_bytes, l.quota_bytes, l.days_left];
     rows[i] = row;
   }
   return { rows, ifaces };

@@ -3,33 +3,19 @@
  * bar (a native <meter>, so assistive technology reads its value) and the
  * days left until expiry.
  */
-import { formatBytes } from "@/components/format.ts";
+import { daysLeftLabel, UsageMeter } from "@/components/peers/usage_meter.tsx";
 import { Table } from "@/components/table.tsx";
 import type { LimitsView } from "@/lib/tunnel/lifecycle/limits_service.ts";
+import type { PeerLimitsBrief } from "@/lib/tunnel/lifecycle/limits_view.ts";
 
 /** "1.2 MiB of 256 KiB" with a meter; "no quota" without one. */
-export function UsageBar({ limits }: { limits: LimitsView }) {
-  if (limits.quota_bytes === null) return <span class="usage">no quota</span>;
-  const text = `${formatBytes(limits.used_bytes)} of ${formatBytes(limits.quota_bytes)}`;
-  return (
-    <span class="usage">
-      <meter
-        min={0}
-        max={limits.quota_bytes}
-        high={Math.floor(limits.quota_bytes * 0.9)}
-        value={Math.min(limits.used_bytes, limits.quota_bytes)}
-        aria-label={`Traffic used: ${text}`}
-      />{" "}
-      {text}
-    </span>
-  );
+export function UsageBar({ limits }: { limits: PeerLimitsBrief }) {
+  return <UsageMeter used={limits.used_bytes} quota={limits.quota_bytes} />;
 }
 
 /** "12 days left", "expired", or "no expiry". */
-export function daysLeftText(limits: LimitsView): string {
-  if (limits.days_left === null) return "no expiry";
-  if (limits.days_left === 0) return "expired";
-  return `${limits.days_left} ${limits.days_left === 1 ? "day" : "days"} left`;
+export function daysLeftText(limits: PeerLimitsBrief): string {
+  return daysLeftLabel(limits.days_left);
 }
 
 const REASONS = { quota_reached: "quota used up", expired: "expired" } as const;
@@ -75,7 +61,7 @@ export function LimitsSummary(
 
 /** The peers list's table of the listed peers that have an expiry or a quota. */
 export function LimitsTable(
-  { peers }: { peers: { id: string; name: string; limits: LimitsView }[] },
+  { peers }: { peers: { id: string; name: string; limits: PeerLimitsBrief }[] },
 ) {
   if (!peers.length) return null;
   return (

@@ -23,9 +23,10 @@ export function Totals({ entries, cols }: { entries: Entry[]; cols: number }) {
   return (
     <tfoot>
       <tr>
-        <th scope="row" colSpan={cols - 2}>Total transfer</th>
+        <th scope="row" colSpan={cols - 3}>Total transfer</th>
         <td class="num" data-cell="total-rx">{formatBytes(s?.rx)}</td>
         <td class="num" data-cell="total-tx">{formatBytes(s?.tx)}</td>
+        <td />
       </tr>
     </tfoot>
   );

@@ -3,7 +3,7 @@ import { useEffect, useMemo } from "preact/hooks";
 import { subscribe } from "../_runtime/event_stream.ts";
 import { coalesced, matches, perFrame } from "../_runtime/schedule.ts";
 import { freshProps } from "./refetch.ts";
-import type { Entry, Live, PeerRow, PeerTableProps } from "./types.ts";
+import type { Entry, Live, PeerRow, PeerTableProps, Usage } from "./types.ts";
 
 /** The `PeerHandshake` event payload, as the table reads it (a type: payloads are records). */
 type Handshake = {
@@ -12,6 +12,14 @@ type Handshake = {
   rx_bytes: number;
   tx_bytes: number;
 };
+
+/** The `PeerUsage` event payload, as the table reads it. */
+type UsageEvent = {
+  peers: { id: string; used_bytes: number; quota_bytes: number | null; days_left: number | null }[];
+};
+
+const usageOf = (row: PeerRow): Usage | null =>
+  row.lim ? { used: row.lim[0], quota: row.lim[1], days: row.lim[2] } : null;
 
 function keyOf(row: PeerRow, ifaces: [string, string][]): string {
   return `${row.name}\n${row.address}\n${ifaces[row.iface]?.join("\n")}\n${row.status}`;
@@ -22,6 +30,7 @@ function entryOf(
   ifaces: [string, string][],
   filter: Signal<string>,
   live?: Signal<Live>,
+  usage?: Signal<Usage | null>,
 ): Entry {
   const iface = ifaces[row.iface] ?? null;
   const hay = `${row.name}\n${row.address}\n${iface?.[1] ?? ""}\n${row.status}`.toLowerCase();
@@ -30,12 +39,16 @@ function entryOf(
     iface,
     key: keyOf(row, ifaces),
     live: live ?? signal<Live>({ hs: row.hs ?? null, rx: row.rx ?? null, tx: row.tx ?? null }),
+    usage: usage ?? signal(usageOf(row)),
     shown: computed(() => filter.value === "" || hay.includes(filter.value)),
   };
 }
 
 /** Takes the render's telemetry when it is newer than what the row's signal holds. */
 function adopt(e: Entry, row: PeerRow): void {
+  const u = usageOf(row);
+  const cu = e.usage.value;
+  if (u?.used !== cu?.used || u?.quota !== cu?.quota || u?.days !== cu?.days) e.usage.value = u;
   const cur = e.live.value;
   if (!row.hs || (cur.hs && cur.hs > row.hs)) return;
   if (cur.hs === row.hs && cur.rx === (row.rx ?? null) && cur.tx === (row.tx ?? null)) return;
@@ -43,8 +56,42 @@ function adopt(e: Entry, row: PeerRow): void {
 }
 
 /**
- * The table's signals, made once: the list of entries (each with a signal
- * patched from `PeerHandshake` events by peer id), a clock for the relative
+ * Patches the rows' signals from `PeerHandshake` and `PeerUsage` by peer id,
+ * the events of one animation frame in one batch; returns the unsubscribes.
+ */
+function patchRows(byId: Map<string, Entry>): (() => void)[] {
+  const pending = new Map<string, Handshake>();
+  const pendingUsage = new Map<string, UsageEvent["peers"][number]>();
+  const flush = perFrame(() =>
+    batch(() => {
+      for (const p of pending.values()) {
+        const e = byId.get(p.id);
+        if (e) e.live.value = { hs: p.latest_handshake, rx: p.rx_bytes, tx: p.tx_bytes };
+      }
+      for (const p of pendingUsage.values()) {
+        const e = byId.get(p.id);
+        if (e) e.usage.value = { used: p.used_bytes, quota: p.quota_bytes, days: p.days_left };
+      }
+      pending.clear();
+      pendingUsage.clear();
+    })
+  );
+  return [
+    subscribe("PeerHandshake", (event) => {
+      const p = event.payload as Handshake;
+      pending.set(p.id, p);
+      flush();
+    }),
+    subscribe("PeerUsage", (event) => {
+      for (const p of (event.payload as UsageEvent).peers) pendingUsage.set(p.id, p);
+      flush();
+    }),
+  ];
+}
+
+/**
+ * The table's signals, made once: the list of entries (each with signals
+ * patched from `PeerHandshake` and `PeerUsage` events by peer id), a clock for the relative
  * times, the caption, and the search text, which each row's own `shown`
  * follows. Handshakes are applied once per animation frame, in one batch.
  */
@@ -63,7 +110,7 @@ export function usePeerTableState(props: PeerTableProps) {
         const old = byId.get(row.id);
         const e = old && old.key === keyOf(row, fresh.ifaces)
           ? old
-          : entryOf(row, fresh.ifaces, filter, old?.live);
+          : entryOf(row, fresh.ifaces, filter, old?.live, old?.usage);
         adopt(e, row);
         return e;
       });
@@ -81,21 +128,7 @@ export function usePeerTableState(props: PeerTableProps) {
     const { now, byId, filter } = state;
     now.value = Date.now();
     const tick = setInterval(() => (now.value = Date.now()), 15_000);
-    const pending = new Map<string, Handshake>();
-    const flush = perFrame(() =>
-      batch(() => {
-        for (const p of pending.values()) {
-          const e = byId.get(p.id);
-          if (e) e.live.value = { hs: p.latest_handshake, rx: p.rx_bytes, tx: p.tx_bytes };
-        }
-        pending.clear();
-      })
-    );
-    const offs = [subscribe("PeerHandshake", (event) => {
-      const p = event.payload as Handshake;
-      pending.set(p.id, p);
-      flush();
-    })];
+    const offs = patchRows(byId);
     const refresh = coalesced(async () => {
       const fresh = await freshProps();
       if (fresh === "unchanged") return;

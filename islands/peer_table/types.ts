@@ -16,6 +16,8 @@ export interface PeerRow {
   hs?: string;
   rx?: number;
   tx?: number;
+  /** Limits (docs/peer_lifecycle.md) as [used bytes, quota bytes, days left]; absent: none. */
+  lim?: [number, number | null, number | null];
 }
 
 export interface PeerTableProps {
@@ -46,7 +48,14 @@ export interface Live {
   tx: number | null;
 }
 
-/** A row with its own signals: its telemetry and whether the search shows it. */
+/** A row's quota usage and days left as last reported (null: no limits). */
+export interface Usage {
+  used: number;
+  quota: number | null;
+  days: number | null;
+}
+
+/** A row with its own signals: its telemetry, its usage and whether the search shows it. */
 export interface Entry {
   row: PeerRow;
   /** The interface's [id, name], or null when unknown. */
@@ -54,5 +63,6 @@ export interface Entry {
   /** What the row shows apart from telemetry; an entry is kept while this stays the same. */
   key: string;
   live: Signal<Live>;
+  usage: Signal<Usage | null>;
   shown: ReadonlySignal<boolean>;
 }

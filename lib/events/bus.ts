@@ -4,6 +4,14 @@
  * on the wire are `{type, payload}` as `specs/tunnels.md` says.
  */
 
+/** One peer in a `PeerUsage` event. */
+export interface PeerUsageItem {
+  id: string;
+  used_bytes: number;
+  quota_bytes: number | null;
+  days_left: number | null;
+}
+
 /** Payloads by event type. Later subsystems add their own entries here. */
 export interface EventMap {
   /** Every audit record, as written. */
@@ -69,6 +77,11 @@ export interface EventMap {
   };
   /** Palisade disabled a peer whose expiry passed (docs/peer_lifecycle.md). */
   PeerExpired: { id: string; interface_id: string; name: string; expires_at: string };
+  /**
+   * Usage of limited peers after an accounting pass (docs/peer_lifecycle.md,
+   * "Live usage"): only peers whose figures changed, at most 50 per event.
+   */
+  PeerUsage: { peers: PeerUsageItem[] };
   /** A setting changed; secret values are never sent. */
   SettingsChanged: { key: string; value: string | null; is_secret: boolean };
   /** Drift between stored and live host state was detected by the periodic pass. */

@@ -45,6 +45,8 @@ export const RELAY_RULES: Record<EventType, RelayRule> = {
   PeerHandshake: { relay: true },
   PeerQuotaReached: { relay: true },
   PeerExpired: { relay: true },
+  // Only the host driver's instance accounts; every instance's dashboards show the usage.
+  PeerUsage: { relay: true },
   SettingsChanged: { relay: true, free: ["value"] },
   DriftDetected: { relay: true, free: ["interfaces"] },
   BackupRestored: { relay: false },

@@ -168,7 +168,12 @@ export class PeerCrud {
   }
 
   /** Updates parameters; revoked peers cannot be updated (ConflictError). Keys are kept. */
-  async update(id: string, input: PeerUpdate, actor: string): Promise<PeerView> {
+  async update(
+    id: string,
+    input: PeerUpdate,
+    actor: string,
+    within?: () => Promise<void>,
+  ): Promise<PeerView> {
     const cur = await requirePeer(this.ctx.peerRepo, id);
     const what = `Cannot update peer "${cur.name}"`;
     if (cur.status === "revoked") throw new ConflictError(`${what}: it is revoked`);
@@ -195,6 +200,7 @@ export class PeerCrud {
       if (changed.includes("name") || changed.includes("address")) {
         await publishPeer(this.ctx, id, actor, changed.includes("name") ? "name" : "address");
       }
+      await within?.();
     });
     if (!changed.length) return this.listing.view(id);
     const event = { id, action: "updated", interface_id: iface.id, name: next.name };

@@ -7,6 +7,7 @@ import { effectiveAllowedIps } from "./client_config.ts";
 import type { TunnelContext } from "./context.ts";
 import { paginateAsync } from "../paging.ts";
 import type { ListedPeer, PeerFilter, PeerTuple } from "./peer_repo.ts";
+import { limitsBrief } from "./lifecycle/limits_view.ts";
 import {
   type ListInterface,
   type PeerView,
@@ -32,7 +33,10 @@ export interface PeerPage {
 /** A listing request: the filter and the shared paging fields. */
 export type PeerPageRequest = Omit<PeerFilter, "after"> & { cursor?: string };
 
-type ListingDeps = Pick<TunnelContext, "peerRepo" | "interfaceRepo" | "telemetry">;
+type ListingDeps = Pick<
+  TunnelContext,
+  "peerRepo" | "interfaceRepo" | "telemetry" | "limitsRepo" | "clock"
+>;
 
 export class PeerListing {
   constructor(private readonly ctx: ListingDeps) {}
@@ -100,10 +104,13 @@ export class PeerListing {
     statePromise: ReturnType<ListingDeps["telemetry"]["state"]>,
   ): Promise<PeerWithTelemetry[]> {
     const out = new Array<PeerWithTelemetry>(rows.length);
+    const ids = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const a = rows[i];
       out[i] = viewOfTuple(a, ifaces.get(a[1])!);
+      ids[i] = a[0];
     }
+    await this.#mergeLimits(out, ids);
     const state = await statePromise;
     if (!state) return out;
     for (const i of ifaces.values()) i.live = state.interfaces.get(i.name);
@@ -112,6 +119,15 @@ export class PeerListing {
       p.telemetry = telemetryOf(ifaces.get(p.interface_id)!.live, p.public_key, nowS);
     }
     return out;
+  }
+
+  /** The limits of the listed peers, read in one query for the whole page. */
+  async #mergeLimits(out: PeerWithTelemetry[], ids: string[]): Promise<void> {
+    const rows = await this.ctx.limitsRepo.forPeers(ids);
+    if (!rows.length) return;
+    const now = this.ctx.clock.now();
+    const byId = new Map(rows.map((l) => [l.peerId, limitsBrief(l, now)]));
+    for (const p of out) p.limits = byId.get(p.id) ?? null;
   }
 
   async #listed(id: string): Promise<ListedPeer> {
@@ -128,10 +144,11 @@ export class PeerListing {
   /** One peer with live telemetry. */
   async get(id: string): Promise<PeerWithTelemetry> {
     const r = await this.#listed(id);
+    const l = await this.ctx.limitsRepo.get(id);
     const state = await this.ctx.telemetry.state();
     const telemetry = state
       ? telemetryOf(state.interfaces.get(r.interface_name), r.public_key, Date.now() / 1000)
       : null;
-    return { ...peerView(r), telemetry };
+    return { ...peerView(r), telemetry, limits: l ? limitsBrief(l, this.ctx.clock.now()) : null };
   }
 }

@@ -77,9 +77,18 @@ export class PeerService {
     return this.#crud.createMany(interfaceId, inputs, actor);
   }
 
-  /** Updates parameters; revoked peers cannot be updated (ConflictError). Keys are kept. */
-  update(id: string, input: PeerUpdate, actor: string): Promise<PeerView> {
-    return this.#crud.update(id, input, actor);
+  /**
+   * Updates parameters; revoked peers cannot be updated (ConflictError). Keys
+   * are kept. `within` runs inside the update's transaction, after the peer's
+   * write (its repository calls commit or roll back with it).
+   */
+  update(
+    id: string,
+    input: PeerUpdate,
+    actor: string,
+    within?: () => Promise<void>,
+  ): Promise<PeerView> {
+    return this.#crud.update(id, input, actor, within);
   }
 
   /** Deletes the peer and removes it from the host. */

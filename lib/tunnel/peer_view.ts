@@ -5,6 +5,7 @@
 import { CONNECTED_WINDOW_SECONDS, type LiveInterface } from "../host/driver.ts";
 import { effectiveAllowedIps } from "./client_config.ts";
 import { fastIso } from "./fast_iso.ts";
+import type { PeerLimitsBrief } from "./lifecycle/limits_view.ts";
 import type { ListedPeer, PeerStatus, PeerTuple } from "./peer_repo.ts";
 
 /** A peer as the API shows it: no private or preshared key. */
@@ -45,6 +46,8 @@ export interface PeerTelemetry {
 
 export interface PeerWithTelemetry extends PeerView {
   telemetry: PeerTelemetry | null;
+  /** Expiry, quota and usage (docs/peer_lifecycle.md); null for a peer without limits. */
+  limits: PeerLimitsBrief | null;
 }
 
 /** The view of a stored peer. */
@@ -103,6 +106,7 @@ export function viewOfTuple(a: PeerTuple, iface: ListInterface): PeerWithTelemet
     created_at: fastIso(a[13]),
     updated_at: fastIso(a[14]),
     telemetry: null,
+    limits: null,
   };
 }
 

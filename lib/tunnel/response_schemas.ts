@@ -100,9 +100,24 @@ const PeerTelemetrySchema = z.object({
   connected: z.boolean().describe("Handshake within the last 180 s"),
 });
 
-/** A peer with live telemetry (null when the host layer is off). */
+/** A peer's expiry, quota and usage (PeerLimitsBrief, docs/peer_lifecycle.md). */
+const PeerLimitsBriefSchema = z.object({
+  expires_at: iso.nullable(),
+  days_left: z.number().int().nullable().describe("Whole days until expiry, rounded up"),
+  quota_bytes: z.number().int().nullable(),
+  used_bytes: z.number().int().describe("Received plus sent in the current period"),
+  period_end: iso,
+  disabled_reason: z.enum(["quota_reached", "expired"]).nullable().describe(
+    "Why Palisade disabled the peer, while it stays disabled for it",
+  ),
+});
+
+/** A peer with live telemetry (null when the host layer is off) and its limits. */
 export const PeerWithTelemetrySchema = PeerSchema.extend({
   telemetry: PeerTelemetrySchema.nullable(),
+  limits: PeerLimitsBriefSchema.nullable().describe(
+    "Expiry, quota and usage; null: no limits (details: /peers/{id}/limits)",
+  ),
 });
 
 /** GET /peers and GET /interfaces/{id}/peers */

@@ -14,6 +14,8 @@ import type { TunnelContext } from "../context.ts";
 import type { PeerView } from "../peer_view.ts";
 import type { LimitedPeer, LimitReason, PeerLimits } from "./limits_repo.ts";
 import { account, periodStart } from "./period.ts";
+import { limitsBrief } from "./limits_view.ts";
+import type { PeerUsageItem } from "../../events/bus.ts";
 
 /** What enforcing needs of the peer service. */
 export interface PeerSwitch {
@@ -22,6 +24,19 @@ export interface PeerSwitch {
 }
 
 export const SYSTEM_ACTOR = "system";
+
+/** Peers per `PeerUsage` event: 50 items stay far below PostgreSQL's NOTIFY limit when relayed. */
+const USAGE_PER_EVENT = 50;
+
+function usageItem(l: PeerLimits, now: number): PeerUsageItem {
+  const b = limitsBrief(l, now);
+  return {
+    id: l.peerId,
+    used_bytes: b.used_bytes,
+    quota_bytes: b.quota_bytes,
+    days_left: b.days_left,
+  };
+}
 
 const periodOf = (l: PeerLimits) => ({ days: l.periodDays, anchor: l.periodAnchor });
 
@@ -39,28 +54,40 @@ export class LimitEnforcer {
       for (const p of iface.peers.values()) live.set(p.publicKey, { rx: p.rxBytes, tx: p.txBytes });
     }
     const { limitsRepo, transactor, clock } = this.ctx;
+    const changed: PeerUsageItem[] = [];
     for (const l of await limitsRepo.all()) {
       const c = live.get(l.publicKey);
       if (!c || l.status !== "enabled") continue;
-      await transactor.tx(async () => {
+      const next = await transactor.tx(async () => {
         const cur = await limitsRepo.get(l.peerId);
-        if (!cur) return;
+        if (!cur) return null;
         const now = clock.now();
         const u = account(periodOf(cur), cur, c.rx, c.tx, now);
         if (
           u.usedBytes === cur.usedBytes && u.lastRx === cur.lastRx && u.lastTx === cur.lastTx &&
           !u.rolled
-        ) return;
-        await limitsRepo.put({
+        ) return null;
+        const row = {
           ...cur,
           periodStart: u.periodStart,
           usedBytes: u.usedBytes,
           lastRx: u.lastRx,
           lastTx: u.lastTx,
-        });
+        };
+        await limitsRepo.put(row);
+        return u.usedBytes === cur.usedBytes && !u.rolled ? null : row;
       });
+      if (next) changed.push(usageItem(next, clock.now()));
     }
+    this.#announce(changed);
     await this.due();
+  }
+
+  /** `PeerUsage` for the peers whose usage changed, in events small enough to relay. */
+  #announce(items: PeerUsageItem[]): void {
+    for (let i = 0; i < items.length; i += USAGE_PER_EVENT) {
+      this.ctx.events.emit("PeerUsage", { peers: items.slice(i, i + USAGE_PER_EVENT) });
+    }
   }
 
   /** Disables peers over quota or past expiry; starts new periods. Never throws for one peer. */

@@ -40,6 +40,8 @@ export interface LimitsRepo {
   get(peerId: string): Promise<PeerLimits | undefined>;
   /** Every row with its peer, by peer id. */
   all(): Promise<LimitedPeer[]>;
+  /** The rows of the given peers (one query, whatever their number); peers without one are left out. */
+  forPeers(peerIds: readonly string[]): Promise<PeerLimits[]>;
   /** Inserts or replaces the peer's row. */
   put(row: PeerLimits): Promise<void>;
   remove(peerId: string): Promise<void>;
@@ -72,6 +74,9 @@ export interface LimitedRow extends LimitsRow {
 export const LIMITS_COLUMNS = `l.peer_id, l.expires_at, l.quota_bytes, l.period_days,
   l.period_anchor, l.period_start, l.used_bytes, l.last_rx, l.last_tx, l.disabled_reason,
   l.disabled_at, l.updated_at`;
+
+/** Above this many ids `forPeers` reads the whole table instead of passing the list. */
+const WHOLE_TABLE_ABOVE = 1000;
 
 const num = (v: number | string | null) => v === null ? null : Number(v);
 
@@ -137,6 +142,24 @@ export class SqliteLimitsRepo implements LimitsRepo {
         FROM peer_limits l JOIN peers p ON p.id = l.peer_id ORDER BY l.peer_id`,
       ).map(toLimited)
     );
+  }
+
+  forPeers(peerIds: readonly string[]): Promise<PeerLimits[]> {
+    if (!peerIds.length) return Promise.resolve([]);
+    return this.db.run((s) => {
+      if (peerIds.length <= WHOLE_TABLE_ABOVE) {
+        return s.all<LimitsRow>(
+          `SELECT ${LIMITS_COLUMNS} FROM peer_limits l
+          WHERE l.peer_id IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(peerIds),
+        ).map(toLimits);
+      }
+      // A long list costs more to encode and parse than reading the table, which holds at
+      // most a row per peer: a listing of every peer reads it whole and keeps the listed.
+      const wanted = new Set(peerIds);
+      return s.all<LimitsRow>(`SELECT ${LIMITS_COLUMNS} FROM peer_limits l`)
+        .filter((r) => wanted.has(r.peer_id)).map(toLimits);
+    });
   }
 
   put(row: PeerLimits): Promise<void> {

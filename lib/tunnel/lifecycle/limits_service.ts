@@ -10,8 +10,11 @@ import { ValidationError } from "../../errors.ts";
 import type { TunnelContext } from "../context.ts";
 import { requirePeer } from "../require_row.ts";
 import type { LimitEnforcer } from "./enforce.ts";
-import type { LimitReason, PeerLimits } from "./limits_repo.ts";
-import { daysLeft, periodEnd, periodStart } from "./period.ts";
+import type { PeerLimits } from "./limits_repo.ts";
+import { periodStart } from "./period.ts";
+import { freshLimits, type LimitsView, limitsView } from "./limits_view.ts";
+
+export type { LimitsView } from "./limits_view.ts";
 
 /** PUT /peers/{id}/limits; an absent field keeps its value, null clears it. */
 export interface LimitsInput {
@@ -19,21 +22,6 @@ export interface LimitsInput {
   quota_bytes?: number | null;
   /** Null: the calendar month in UTC; N: every N days from the time it was set. */
   quota_period_days?: number | null;
-}
-
-export interface LimitsView {
-  peer_id: string;
-  expires_at: string | null;
-  /** Whole days until expiry, rounded up; null without an expiry. */
-  days_left: number | null;
-  quota_bytes: number | null;
-  quota_period: "monthly" | "days";
-  quota_period_days: number | null;
-  period_start: string;
-  period_end: string;
-  used_bytes: number;
-  /** Why Palisade disabled the peer, while it stays disabled for it. */
-  disabled_reason: LimitReason | null;
 }
 
 export class PeerLimitsService {
@@ -44,51 +32,68 @@ export class PeerLimitsService {
     return this.#view(peerId, await this.ctx.limitsRepo.get(peerId));
   }
 
-  /** Every limited peer's view, by peer id (the peer listings show them). */
-  async all(): Promise<Map<string, LimitsView>> {
-    const rows = await this.ctx.limitsRepo.all();
-    return new Map(rows.map((r) => [r.peerId, this.#view(r.peerId, r)]));
-  }
-
   async set(peerId: string, input: LimitsInput, actor: string): Promise<LimitsView> {
-    const { limitsRepo, peerRepo, transactor, audit, clock } = this.ctx;
-    const expiresAt = input.expires_at == null ? input.expires_at : Date.parse(input.expires_at);
-    if (typeof expiresAt === "number" && Number.isNaN(expiresAt)) {
-      throw new ValidationError(
-        `Expiry "${input.expires_at}" is not an ISO 8601 time`,
-        "expires_at",
-      );
-    }
-    await transactor.tx(async () => {
-      const peer = await requirePeer(peerRepo, peerId);
-      const now = clock.now();
-      const cur = await limitsRepo.get(peerId) ?? fresh(peerId, now);
-      const days = input.quota_period_days === undefined ? cur.periodDays : input.quota_period_days;
-      const anchor = days === cur.periodDays ? cur.periodAnchor : now;
-      const next: PeerLimits = {
-        ...cur,
-        expiresAt: expiresAt === undefined ? cur.expiresAt : expiresAt,
-        quotaBytes: input.quota_bytes === undefined ? cur.quotaBytes : input.quota_bytes,
-        periodDays: days,
-        periodAnchor: anchor,
-        periodStart: periodStart({ days, anchor }, now),
-        updatedAt: now,
-      };
-      await limitsRepo.put(next);
-      await audit.add({
-        actor,
-        event_type: "peer.limits_updated",
-        message: `Set limits of peer "${peer.name}": expiry ${
-          next.expiresAt === null ? "none" : isoTime(next.expiresAt)
-        }, quota ${next.quotaBytes === null ? "none" : `${next.quotaBytes} bytes`} per ${
-          days === null ? "calendar month" : `${days} days`
-        }`,
-        resource_type: "peer",
-        resource_id: peerId,
-      });
-    });
+    const expiresAt = parseExpiry(input);
+    await this.ctx.transactor.tx(() => this.#write(peerId, input, expiresAt, actor, true));
     await this.enforcer.checkOne(peerId);
     return this.get(peerId);
+  }
+
+  /**
+   * The peer page's one form: the peer's update and its limits in one
+   * transaction. `update` runs the peer's update with the limits' write
+   * inside its transaction, so a refused limit changes nothing of the peer
+   * and a refused peer change sets no limit. Unchanged limits write nothing.
+   */
+  async setWithPeer(
+    peerId: string,
+    input: LimitsInput,
+    actor: string,
+    update: (within: () => Promise<void>) => Promise<unknown>,
+  ): Promise<void> {
+    const expiresAt = parseExpiry(input);
+    await update(() => this.#write(peerId, input, expiresAt, actor, false));
+    await this.enforcer.checkOne(peerId);
+  }
+
+  /** Inside the caller's transaction; `always`: write even when nothing changes. */
+  async #write(
+    peerId: string,
+    input: LimitsInput,
+    expiresAt: number | null | undefined,
+    actor: string,
+    always: boolean,
+  ): Promise<void> {
+    const { limitsRepo, peerRepo, audit, clock } = this.ctx;
+    const peer = await requirePeer(peerRepo, peerId);
+    const now = clock.now();
+    const cur = await limitsRepo.get(peerId) ?? freshLimits(peerId, now);
+    const days = input.quota_period_days === undefined ? cur.periodDays : input.quota_period_days;
+    const anchor = days === cur.periodDays ? cur.periodAnchor : now;
+    const next: PeerLimits = {
+      ...cur,
+      expiresAt: expiresAt === undefined ? cur.expiresAt : expiresAt,
+      quotaBytes: input.quota_bytes === undefined ? cur.quotaBytes : input.quota_bytes,
+      periodDays: days,
+      periodAnchor: anchor,
+      periodStart: periodStart({ days, anchor }, now),
+      updatedAt: now,
+    };
+    const same = next.expiresAt === cur.expiresAt && next.quotaBytes === cur.quotaBytes &&
+      next.periodDays === cur.periodDays;
+    if (same && !always) return;
+    await limitsRepo.put(next);
+    await audit.add({
+      actor,
+      event_type: "peer.limits_updated",
+      message: `Set limits of peer "${peer.name}": expiry ${
+        next.expiresAt === null ? "none" : isoTime(next.expiresAt)
+      }, quota ${next.quotaBytes === null ? "none" : `${next.quotaBytes} bytes`} per ${
+        days === null ? "calendar month" : `${days} days`
+      }`,
+      resource_type: "peer",
+      resource_id: peerId,
+    });
   }
 
   /** Removes both limits and the usage; a peer they had disabled is enabled again. */
@@ -114,40 +119,33 @@ export class PeerLimitsService {
   }
 
   #view(peerId: string, l: PeerLimits | undefined): LimitsView {
-    const now = this.ctx.clock.now();
-    const r = l ?? fresh(peerId, now);
-    const p = { days: r.periodDays, anchor: r.periodAnchor };
-    const start = periodStart(p, now);
-    // A period that ended without a read since shows as the new one, empty.
-    const used = start > r.periodStart ? 0 : r.usedBytes;
-    return {
-      peer_id: peerId,
-      expires_at: r.expiresAt === null ? null : isoTime(r.expiresAt),
-      days_left: r.expiresAt === null ? null : daysLeft(r.expiresAt, now),
-      quota_bytes: r.quotaBytes,
-      quota_period: r.periodDays === null ? "monthly" : "days",
-      quota_period_days: r.periodDays,
-      period_start: isoTime(start),
-      period_end: isoTime(periodEnd(p, start)),
-      used_bytes: used,
-      disabled_reason: r.disabledReason,
-    };
+    return limitsView(peerId, l, this.ctx.clock.now());
   }
 }
 
-function fresh(peerId: string, now: number): PeerLimits {
-  return {
-    peerId,
-    expiresAt: null,
-    quotaBytes: null,
-    periodDays: null,
-    periodAnchor: now,
-    periodStart: periodStart({ days: null, anchor: now }, now),
-    usedBytes: 0,
-    lastRx: null,
-    lastTx: null,
-    disabledReason: null,
-    disabledAt: null,
-    updatedAt: now,
-  };
+/**
+ * The input checked before any transaction (the REST schema checks the same;
+ * the dashboard's forms come here directly): the expiry as Unix ms
+ * (undefined: unchanged, null: none).
+ */
+function parseExpiry(input: LimitsInput): number | null | undefined {
+  const q = input.quota_bytes;
+  if (q != null && !(Number.isSafeInteger(q) && q >= 1)) {
+    throw new ValidationError(
+      `Quota "${q}" is not a whole number of bytes from 1 to 2^53 - 1`,
+      "quota_bytes",
+    );
+  }
+  const d = input.quota_period_days;
+  if (d != null && !(Number.isInteger(d) && d >= 1 && d <= 3660)) {
+    throw new ValidationError(
+      `Period "${d}" is not a whole number of days from 1 to 3660`,
+      "quota_period_days",
+    );
+  }
+  const expiresAt = input.expires_at == null ? input.expires_at : Date.parse(input.expires_at);
+  if (typeof expiresAt === "number" && Number.isNaN(expiresAt)) {
+    throw new ValidationError(`Expiry "${input.expires_at}" is not an ISO 8601 time`, "expires_at");
+  }
+  return expiresAt;
 }

@@ -31,6 +31,15 @@ export class PgLimitsRepo implements LimitsRepo {
     return rows.map(toLimited);
   }
 
+  async forPeers(peerIds: readonly string[]): Promise<PeerLimits[]> {
+    if (!peerIds.length) return [];
+    const rows = await this.db.sql<LimitsRow[]>`
+      SELECT peer_id, expires_at, quota_bytes, period_days, period_anchor, period_start,
+        used_bytes, last_rx, last_tx, disabled_reason, disabled_at, updated_at
+      FROM peer_limits WHERE peer_id = ANY(${peerIds as string[]}::text[])`;
+    return rows.map(toLimits);
+  }
+
   async put(l: PeerLimits): Promise<void> {
     await this.db.sql`
       INSERT INTO peer_limits (peer_id, expires_at, quota_bytes, period_days, period_anchor,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { noticeFor, NOTICES } from "@/components/notices.ts";
 import { LimitsTable } from "@/components/peers/peer_usage.tsx";
-import type { LimitsView } from "@/lib/tunnel/lifecycle/limits_service.ts";
+import type { PeerLimitsBrief } from "@/lib/tunnel/lifecycle/limits_view.ts";
 import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
 import { isFiltered, type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
@@ -35,7 +35,7 @@ export const meta = define.meta({
 
 interface Data {
   /** The listed peers that have an expiry or a quota. */
-  limited: { id: string; name: string; limits: LimitsView }[];
+  limited: { id: string; name: string; limits: PeerLimitsBrief }[];
   table: Pick<PeerTableProps, "rows" | "ifaces">;
   total: number;
   limit: number;
@@ -72,12 +72,8 @@ export const handler = define.handlers(meta, {
         ? peers.length
         : await tunnels.peers.count(filter);
     }
-    const limits = await tunnels.limits.all();
     return page<Data>({
-      limited: peers.flatMap((p) => {
-        const l = limits.get(p.id);
-        return l ? [{ id: p.id, name: p.name, limits: l }] : [];
-      }),
+      limited: peers.flatMap((p) => p.limits ? [{ id: p.id, name: p.name, limits: p.limits }] : []),
       table: peerRows(peers),
       total,
       limit,

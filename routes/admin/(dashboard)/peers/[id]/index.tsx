@@ -17,6 +17,7 @@ import {
   PeerSettingsBody,
   peerSettingsFailure,
   peerSettingsOf,
+  postedValues,
   savePeerSettings,
 } from "@/components/peers/peer_settings_form.tsx";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
@@ -63,14 +64,15 @@ async function load(ctx: SignedInContext, over: Partial<Data> = {}): Promise<Dat
   const peer = await tunnels.peers.get(ctx.params.id);
   ctx.state.title = peer.name;
   const ep = await settings.serverEndpoint();
+  const limits = await tunnels.limits.get(peer.id);
   return {
     peer,
-    limits: await tunnels.limits.get(peer.id),
+    limits,
     table: peerRows([peer]),
     now: Date.now(),
     canEdit: roleAtLeast(ctx.auth.user.role, "operator"),
     endpointReady: ep.enabled && !!ep.host,
-    form: emptyForm(peerSettingsOf(peer)),
+    form: emptyForm(peerSettingsOf(peer, limits)),
     choices: {},
     choicesForm: emptyForm(),
     profile: null,
@@ -91,11 +93,10 @@ export const handler = define.handlers(meta, {
     const body = ctx.body;
     if (body._action === "update") {
       const { _action, ...rest } = body;
-      const values = { ...rest, preshared_key: rest.preshared_key ?? "" };
       try {
-        return ctx.redirect(await savePeerSettings(ctx, values));
+        return ctx.redirect(await savePeerSettings(ctx, rest));
       } catch (err) {
-        const { form, status } = peerSettingsFailure(err, values);
+        const { form, status } = peerSettingsFailure(err, postedValues(rest));
         return page(await load(ctx, { form }), { status });
       }
     }
