@@ -6,42 +6,15 @@
  * reads written by hand; the page passes axe with the column.
  */
 import { assert, assertEquals } from "../assert.ts";
+import { counterRead } from "../helpers/live_counters.ts";
 import { axeViolations, BLOCKING, describeViolations } from "../helpers/axe.ts";
 import { browserTest, signIn, watchConsole } from "../helpers/browser.ts";
 import { ADMIN, startTestServer } from "../helpers/test_server.ts";
-import type { LiveState } from "../../lib/host/driver.ts";
 
 /** Bounds waits against a hang only. */
 const HANG_MS = 15_000;
 const DAY_MS = 86_400_000;
 const MIB = 1024 * 1024;
-
-function read(publicKey: string, rx: number, tx: number): LiveState {
-  const peer = {
-    publicKey,
-    presharedKey: null,
-    endpoint: null,
-    allowedIps: [],
-    latestHandshake: 0,
-    rxBytes: rx,
-    txBytes: tx,
-    keepalive: null,
-  };
-  return {
-    readAt: 0,
-    interfaces: new Map([["wg1", {
-      name: "wg1",
-      publicKey: null,
-      listenPort: null,
-      mtu: null,
-      up: true,
-      addressesV4: [],
-      rxBytes: 0,
-      txBytes: 0,
-      peers: new Map([[publicKey, peer]]),
-    }]]),
-  };
-}
 
 browserTest(
   "dashboard: the peers table shows quota usage and days left, and the usage rises live without a reload",
@@ -71,14 +44,14 @@ browserTest(
       assertEquals(await other.innerText(), "no limits");
 
       const enforcer = tunnels.limitEnforcer;
-      await enforcer.account(read(peer.public_key, 100, 100)); // the baseline
-      await enforcer.account(read(peer.public_key, MIB + 100, 100));
+      await enforcer.account(counterRead(peer.public_key, 100, 100)); // the baseline
+      await enforcer.account(counterRead(peer.public_key, MIB + 100, 100));
       await page.locator(
         `tr[data-peer-id="${peer.id}"] meter[aria-label="Traffic used: 1.0 MiB of 4.0 MiB"]`,
       )
         .waitFor();
       assertEquals(await meter.getAttribute("value"), String(MIB));
-      await enforcer.account(read(peer.public_key, 2 * MIB + 100, MIB / 2 + 100));
+      await enforcer.account(counterRead(peer.public_key, 2 * MIB + 100, MIB / 2 + 100));
       await page.locator(
         `tr[data-peer-id="${peer.id}"] meter[aria-label="Traffic used: 2.5 MiB of 4.0 MiB"]`,
       )

@@ -5,6 +5,7 @@
  * show the usage bar and the days left.
  */
 import { assert, assertEquals } from "../assert.ts";
+import { counterRead } from "../helpers/live_counters.ts";
 import { fieldError, getPage, postForm } from "../helpers/dashboard.ts";
 import { startTestServer } from "../helpers/test_server.ts";
 import { ManualClock } from "../../lib/clock.ts";
@@ -38,31 +39,10 @@ Deno.test("peer limits pages: the form sets expiry and quota; the peer page and 
   assertEquals(limits.expires_at, expires);
 
   // 1 MiB used, by hand through the enforcer's accounting (first read: the baseline).
-  const read = (rx: number) => ({
-    readAt: 0,
-    interfaces: new Map([["wg7", {
-      name: "wg7",
-      publicKey: null,
-      listenPort: null,
-      mtu: null,
-      up: true,
-      addressesV4: [],
-      rxBytes: 0,
-      txBytes: 0,
-      peers: new Map([[peer.public_key, {
-        publicKey: peer.public_key,
-        presharedKey: null,
-        endpoint: null,
-        allowedIps: [],
-        latestHandshake: 0,
-        rxBytes: rx,
-        txBytes: 0,
-        keepalive: null,
-      }]]),
-    }]]),
-  });
-  await t.services.tunnels.limitEnforcer.account(read(0));
-  await t.services.tunnels.limitEnforcer.account(read(1024 * 1024));
+  await t.services.tunnels.limitEnforcer.account(counterRead(peer.public_key, 0, 0, "wg7"));
+  await t.services.tunnels.limitEnforcer.account(
+    counterRead(peer.public_key, 1024 * 1024, 0, "wg7"),
+  );
 
   for (const path of [`/peers/${peer.id}`, "/peers"]) {
     const { status, html } = await getPage(t, path, cookie);

@@ -6,39 +6,12 @@
  * An accounting pass announces the changed usage as `PeerUsage`.
  */
 import { assertEquals } from "../assert.ts";
+import { counterRead } from "../helpers/live_counters.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startTestServer } from "../helpers/test_server.ts";
 import { ManualClock } from "../../lib/clock.ts";
-import type { LiveState } from "../../lib/host/driver.ts";
 import type { BusEvent } from "../../lib/events/bus.ts";
 import { isRelayed } from "../../lib/events/relay_frames.ts";
-
-function read(publicKey: string, rx: number, tx: number): LiveState {
-  const peer = {
-    publicKey,
-    presharedKey: null,
-    endpoint: null,
-    allowedIps: [],
-    latestHandshake: 0,
-    rxBytes: rx,
-    txBytes: tx,
-    keepalive: null,
-  };
-  return {
-    readAt: 0,
-    interfaces: new Map([["wg9", {
-      name: "wg9",
-      publicKey: null,
-      listenPort: null,
-      mtu: null,
-      up: true,
-      addressesV4: [],
-      rxBytes: 0,
-      txBytes: 0,
-      peers: new Map([[publicKey, peer]]),
-    }]]),
-  };
-}
 
 Deno.test("peer listings and the peer object carry a compact limits object, null for a peer without limits", async () => {
   const clock = new ManualClock(Date.parse("2026-03-20T12:00:00Z"));
@@ -54,8 +27,8 @@ Deno.test("peer listings and the peer object carry a compact limits object, null
   });
   assertEquals(set.status, 200, JSON.stringify(set.body));
   const enforcer = t.services.tunnels.limitEnforcer;
-  await enforcer.account(read(a.public_key, 100, 100)); // the baseline
-  await enforcer.account(read(a.public_key, 3_100, 1_100));
+  await enforcer.account(counterRead(a.public_key, 100, 100)); // the baseline
+  await enforcer.account(counterRead(a.public_key, 3_100, 1_100));
 
   const expected = {
     expires_at: "2026-03-25T00:00:00.000Z",
@@ -80,7 +53,7 @@ Deno.test("peer listings and the peer object carry a compact limits object, null
   assertEquals(paged.body.peers.map((p: { limits: unknown }) => p.limits), [expected]);
 
   // Over the quota: disabled, and the reason shows in the listing.
-  await enforcer.account(read(a.public_key, 1_003_100, 1_100));
+  await enforcer.account(counterRead(a.public_key, 1_003_100, 1_100));
   const after = (await api.get(`/peers/${a.id}`)).body;
   assertEquals(after.status, "disabled");
   assertEquals(after.limits.used_bytes, 1_004_000);
@@ -104,13 +77,13 @@ Deno.test("an accounting pass announces the changed usage as one relayed PeerUsa
   });
   const enforcer = tunnels.limitEnforcer;
 
-  await enforcer.account(read(a.public_key, 100, 100));
+  await enforcer.account(counterRead(a.public_key, 100, 100));
   assertEquals(events.length, 0, "the baseline read changes no usage");
-  await enforcer.account(read(a.public_key, 600, 300));
+  await enforcer.account(counterRead(a.public_key, 600, 300));
   assertEquals(events, [{
     peers: [{ id: a.id, used_bytes: 700, quota_bytes: 1_000_000, days_left: 3 }],
   }]);
-  await enforcer.account(read(a.public_key, 600, 300));
+  await enforcer.account(counterRead(a.public_key, 600, 300));
   assertEquals(events.length, 1, "the same counters read again announce nothing");
   assertEquals(isRelayed("PeerUsage"), true, "every instance's dashboards show it");
 });

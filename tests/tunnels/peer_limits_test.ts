@@ -7,39 +7,12 @@
  * disables the peer on the housekeeping step.
  */
 import { assert, assertEquals } from "../assert.ts";
+import { counterRead } from "../helpers/live_counters.ts";
 import { apiClient } from "../helpers/api_client.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import type { BusEvent } from "../../lib/events/bus.ts";
-import type { LiveState } from "../../lib/host/driver.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
-
-/** A host read where `publicKey` has moved `rx`/`tx` bytes. */
-function read(publicKey: string, rx: number, tx: number): LiveState {
-  return {
-    readAt: 0,
-    interfaces: new Map([["wg9", {
-      name: "wg9",
-      publicKey: null,
-      listenPort: null,
-      mtu: null,
-      up: true,
-      addressesV4: [],
-      rxBytes: 0,
-      txBytes: 0,
-      peers: new Map([[publicKey, {
-        publicKey,
-        presharedKey: null,
-        endpoint: null,
-        allowedIps: [],
-        latestHandshake: 0,
-        rxBytes: rx,
-        txBytes: tx,
-        keepalive: null,
-      }]]),
-    }]]),
-  };
-}
 
 async function setup(t: TestServer) {
   const api = apiClient(t.admin, { cookie: await t.login() });
@@ -76,19 +49,19 @@ Deno.test("peer quota: counters add up across a counter reset, a used-up quota d
   const enforcer = t.services.tunnels.limitEnforcer;
 
   // The first read only sets the baseline: bytes moved before the quota do not count.
-  await enforcer.account(read(peer.public_key, 50_000, 20_000));
+  await enforcer.account(counterRead(peer.public_key, 50_000, 20_000));
   assertEquals((await limitsOf(t, peer.id)).used_bytes, 0);
-  await enforcer.account(read(peer.public_key, 53_000, 21_000));
+  await enforcer.account(counterRead(peer.public_key, 53_000, 21_000));
   assertEquals((await limitsOf(t, peer.id)).used_bytes, 4_000);
   // The same counters read again add nothing.
-  await enforcer.account(read(peer.public_key, 53_000, 21_000));
+  await enforcer.account(counterRead(peer.public_key, 53_000, 21_000));
   assertEquals((await limitsOf(t, peer.id)).used_bytes, 4_000);
   // wireguard-go restarted: the counters start from zero and all of it is new.
-  await enforcer.account(read(peer.public_key, 2_500, 500));
+  await enforcer.account(counterRead(peer.public_key, 2_500, 500));
   assertEquals((await limitsOf(t, peer.id)).used_bytes, 7_000);
   assertEquals(await statusOf(t, peer.id), "enabled");
 
-  await enforcer.account(read(peer.public_key, 5_000, 1_000));
+  await enforcer.account(counterRead(peer.public_key, 5_000, 1_000));
   const after = await limitsOf(t, peer.id);
   assertEquals([after.used_bytes, after.disabled_reason], [10_000, "quota_reached"]);
   assertEquals(await statusOf(t, peer.id), "disabled");
@@ -132,8 +105,8 @@ Deno.test("peer quota: a peer disabled by hand after the quota disabled it stays
   const set = await api.put(`/peers/${peer.id}/limits`, { quota_bytes: 100, quota_period_days: 7 });
   assertEquals(set.body.period_end, "2026-01-17T00:00:00.000Z");
   const enforcer = t.services.tunnels.limitEnforcer;
-  await enforcer.account(read(peer.public_key, 0, 0));
-  await enforcer.account(read(peer.public_key, 80, 40));
+  await enforcer.account(counterRead(peer.public_key, 0, 0));
+  await enforcer.account(counterRead(peer.public_key, 80, 40));
   assertEquals(await statusOf(t, peer.id), "disabled");
   // The operator enables it (it is disabled again at once: still over quota) ...
   clock.advance(1000);
