@@ -1,5 +1,5 @@
 import { Table } from "@/components/table.tsx";
-import { isoTime } from "@/lib/clock.ts";
+import { ChangeCard } from "@/components/history/change_card.tsx";
 import type { TunnelChange } from "@/lib/tunnel/history/history_repo.ts";
 import { fieldChanges } from "@/lib/tunnel/history/schema.ts";
 
@@ -14,22 +14,13 @@ export function ChangeList(
   return (
     <ol class="stack history">
       {changes.map((c) => (
-        <li key={c.id} class="card stack" id={`change-${c.id}`}>
-          <div class="row spread">
-            <h2 class="h3">Change {c.id}: {c.summary}</h2>
-            {canEdit && (
-              <a class="button-link" href={`${base}/history/${c.id}/revert`}>
-                Revert…<span class="visually-hidden">{` change ${c.id}`}</span>
-              </a>
-            )}
-          </div>
-          <p class="muted">
-            By <strong>{c.actor}</strong> at{" "}
-            <time dateTime={isoTime(c.createdAt)}>{isoTime(c.createdAt)}</time>
-            {c.reverts !== null && <>, reverting change {c.reverts}</>}
-          </p>
+        <ChangeCard
+          key={c.id}
+          change={c}
+          revertHref={canEdit ? `${base}/history/${c.id}/revert` : undefined}
+        >
           <FieldDiff change={c} />
-        </li>
+        </ChangeCard>
       ))}
     </ol>
   );

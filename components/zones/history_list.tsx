@@ -1,5 +1,5 @@
 import type { HistoryEntry, HistoryRecord, RRsetChange } from "@/lib/dns/history/history_repo.ts";
-import { isoTime } from "@/lib/clock.ts";
+import { ChangeCard } from "@/components/history/change_card.tsx";
 
 /**
  * A zone's change sets, newest first: who, when, what, and the diff of each
@@ -13,20 +13,14 @@ export function HistoryList(
   return (
     <ol class="stack history">
       {changes.map((c) => (
-        <li key={c.id} class="card stack" id={`change-${c.id}`}>
-          <div class="row spread">
-            <h2 class="h3">Change {c.id}: {c.summary}</h2>
-            {canEdit && <a class="button-link" href={`${base}/${c.id}/revert`}>Revert…</a>}
-          </div>
-          <p class="muted">
-            By <strong>{c.actor}</strong> at{" "}
-            <time dateTime={isoTime(c.createdAt)}>
-              {isoTime(c.createdAt)}
-            </time>, serial {c.serialFrom} → {c.serialTo}
-            {c.reverts !== null && <>, reverting change {c.reverts}</>}
-          </p>
+        <ChangeCard
+          key={c.id}
+          change={c}
+          revertHref={canEdit ? `${base}/${c.id}/revert` : undefined}
+          byline={<>, serial {c.serialFrom} → {c.serialTo}</>}
+        >
           <RRsetDiff changes={c.changes} />
-        </li>
+        </ChangeCard>
       ))}
     </ol>
   );
