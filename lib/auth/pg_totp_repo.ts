@@ -12,6 +12,13 @@ export class PgTotpRepo implements TotpRepo {
     return r && toTotp(r);
   }
 
+  async enabledUsers(userIds: readonly string[]): Promise<Set<string>> {
+    const rows = await this.db.sql<{ user_id: string }[]>`
+      SELECT user_id FROM user_totp
+      WHERE enabled_at IS NOT NULL AND user_id = ANY(${userIds as string[]}::text[])`;
+    return new Set(rows.map((r) => r.user_id));
+  }
+
   async begin(userId: string, secret: string, at: number): Promise<void> {
     await this.db.sql`DELETE FROM user_recovery_codes WHERE user_id = ${userId}`;
     await this.db.sql`

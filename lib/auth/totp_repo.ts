@@ -19,6 +19,8 @@ export interface TotpRecord {
 
 export interface TotpRepo {
   byUser(userId: string): Promise<TotpRecord | undefined>;
+  /** Which of `userIds` have TOTP on (a pending enrolment is not), in one query. */
+  enabledUsers(userIds: readonly string[]): Promise<Set<string>>;
   /** Starts (or restarts) enrolment: a pending row with `secret`; its recovery codes go. */
   begin(userId: string, secret: string, at: number): Promise<void>;
   /**
@@ -75,6 +77,18 @@ export class SqliteTotpRepo implements TotpRepo {
       );
       return r && toTotp(r);
     });
+  }
+
+  enabledUsers(userIds: readonly string[]): Promise<Set<string>> {
+    return this.db.run((s) =>
+      new Set(
+        s.all<{ user_id: string }>(
+          `SELECT user_id FROM user_totp WHERE enabled_at IS NOT NULL
+           AND user_id IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(userIds),
+        ).map((r) => r.user_id),
+      )
+    );
   }
 
   begin(userId: string, secret: string, at: number): Promise<void> {

@@ -12,6 +12,11 @@
  * stopped process or another instance). Each attempt is claimed with a
  * conditional update (a lease) before it is sent, so two timers or two instances never
  * send the same attempt.
+ *
+ * A disabled or deleted subscription gets no retry: disabling it removes its
+ * stored retries (logged "not retried"), in the transaction that disables
+ * it, so enabling it again does not resume them; an attempt under way at
+ * that moment reads the subscription again where it records its outcome.
  */
 import type { Clock } from "../clock.ts";
 import type { WebhookSettings } from "../config/webhook_options.ts";
@@ -27,6 +32,8 @@ import type { PendingRetry, WebhookRetryRepo } from "./webhook_retry_repo.ts";
 const POLL_BATCH = 100;
 /** A timer may fire this late; a retry is still within its bound then. */
 const TIMER_SLACK_MS = 1000;
+/** Why a disabled subscription's delivery stops (docs/webhooks.md). */
+const NOT_RETRIED = "not retried: the subscription is disabled";
 
 export interface DelivererParts {
   repo: WebhookRepo;
@@ -111,6 +118,11 @@ export class WebhookDeliverer {
     if (!(await retries.claim(r.id, r.attempt, now, lease))) return;
     const hook = await this.p.repo.byId(r.webhookId);
     if (!hook) return await retries.remove(r.id);
+    if (!hook.enabled) {
+      // Disabled after this retry was read (disabling removes stored retries).
+      await this.#record(this.#row(r, "failed", disabledOutcome(null)), () => retries.remove(r.id));
+      return;
+    }
     if (
       r.attempt > settings.maxAttempts ||
       now - r.firstAt > settings.retryMaxTotalMs + TIMER_SLACK_MS
@@ -147,17 +159,39 @@ export class WebhookDeliverer {
     }
     const delay = settings.retryBaseMs * 2 ** (r.attempt - 1);
     const dueAt = clock.now() + delay;
-    const retry = !outcome.ok && !outcome.final && r.attempt < settings.maxAttempts &&
+    let retry = !outcome.ok && !outcome.final && r.attempt < settings.maxAttempts &&
       dueAt - r.firstAt <= settings.retryMaxTotalMs;
-    const row = this.#row(r, outcome.ok ? "delivered" : retry ? "retrying" : "failed", outcome);
     const next = { ...r, attempt: r.attempt + 1, dueAt };
-    const kept = await this.#record(row, async () => {
+    let row!: DeliveryRecord;
+    const kept = await this.#record(async () => {
+      // Read inside the transaction: a subscription disabled meanwhile gets no retry.
+      if (retry && !(await this.p.repo.byId(hook.id))?.enabled) {
+        retry = false;
+        outcome = disabledOutcome(outcome);
+      }
+      row = this.#row(r, outcome.ok ? "delivered" : retry ? "retrying" : "failed", outcome);
+      return row;
+    }, async () => {
       if (retry && stored) await retries.reschedule(r.id, next.attempt, dueAt);
       else if (retry) await retries.add(next);
       else if (stored) await retries.remove(r.id);
     });
     if (kept && retry) this.#schedule(next);
-    return row;
+    return row ?? this.#row(r, outcome.ok ? "delivered" : "failed", outcome);
+  }
+
+  /**
+   * Removes the subscription's stored retries, logging each as not retried;
+   * repository calls only, run inside the caller's transaction that disables
+   * the subscription.
+   */
+  async dropRetries(webhookId: string): Promise<void> {
+    for (const r of await this.p.retries.removeForWebhook(webhookId)) {
+      await this.p.repo.addDelivery(
+        this.#row(r, "failed", disabledOutcome(null)),
+        this.p.settings.logKeep,
+      );
+    }
   }
 
   #row(r: PendingRetry, status: DeliveryStatus, outcome: Outcome): DeliveryRecord {
@@ -175,17 +209,33 @@ export class WebhookDeliverer {
   }
 
   /** Logs the attempt and changes the stored retry in one transaction; false when that failed. */
-  async #record(row: DeliveryRecord, retryChange: () => Promise<void>): Promise<boolean> {
+  async #record(
+    row: DeliveryRecord | (() => Promise<DeliveryRecord>),
+    retryChange: () => Promise<void>,
+  ): Promise<boolean> {
     try {
       await this.p.transactor.tx(async () => {
-        await this.p.repo.addDelivery(row, this.p.settings.logKeep);
+        const logged = typeof row === "function" ? await row() : row;
+        await this.p.repo.addDelivery(logged, this.p.settings.logKeep);
         await retryChange();
       });
       return true;
     } catch (err) {
       // The subscription was deleted meanwhile (its retries went with it), or the store closed.
-      this.p.log.debug("webhook delivery not logged", { webhook: row.webhookId, err });
+      this.p.log.debug("webhook delivery not logged", { err });
       return false;
     }
   }
+}
+
+/** The outcome logged when a failed attempt is not retried because the subscription is disabled. */
+function disabledOutcome(failed: Outcome | null): Outcome {
+  return {
+    ok: false,
+    final: true,
+    responseCode: failed?.responseCode ?? null,
+    error: failed?.error
+      ? `${failed.error}; ${NOT_RETRIED}`
+      : NOT_RETRIED[0].toUpperCase() + NOT_RETRIED.slice(1),
+  };
 }

@@ -3,6 +3,7 @@ import type { PgAsync } from "../store/pg/pg_async.ts";
 import {
   type PendingRetry,
   type RetryRow,
+  soonest,
   toRetry,
   type WebhookRetryRepo,
 } from "./webhook_retry_repo.ts";
@@ -41,5 +42,12 @@ export class PgWebhookRetryRepo implements WebhookRetryRepo {
 
   async remove(id: string): Promise<void> {
     await this.db.sql`DELETE FROM webhook_retries WHERE id = ${id}`;
+  }
+
+  async removeForWebhook(webhookId: string): Promise<PendingRetry[]> {
+    const rows = await this.db.sql<RetryRow[]>`
+      DELETE FROM webhook_retries WHERE webhook_id = ${webhookId}
+      RETURNING id, webhook_id, event_id, event_type, body, attempt, first_at, due_at`;
+    return rows.map(toRetry).sort(soonest);
   }
 }

@@ -34,6 +34,8 @@ export interface WebhookRetryRepo {
   /** Sets the next attempt and its time, and lets the claim go. */
   reschedule(id: string, attempt: number, dueAt: number): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Removes every retry of the subscription; answers them (held ones too), soonest first. */
+  removeForWebhook(webhookId: string): Promise<PendingRetry[]>;
 }
 
 export interface RetryRow {
@@ -57,6 +59,10 @@ export const toRetry = (r: RetryRow): PendingRetry => ({
   firstAt: Number(r.first_at),
   dueAt: Number(r.due_at),
 });
+
+/** RETURNING has no ORDER BY: the removed rows are sorted here. */
+export const soonest = (a: PendingRetry, b: PendingRetry): number =>
+  a.dueAt - b.dueAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 const COLUMNS = "id, webhook_id, event_id, event_type, body, attempt, first_at, due_at";
 
@@ -119,5 +125,14 @@ export class SqliteWebhookRetryRepo implements WebhookRetryRepo {
     return this.db.run((store) => {
       store.run("DELETE FROM webhook_retries WHERE id = ?", id);
     });
+  }
+
+  removeForWebhook(webhookId: string): Promise<PendingRetry[]> {
+    return this.db.run((store) =>
+      store.all<RetryRow>(
+        `DELETE FROM webhook_retries WHERE webhook_id = ? RETURNING ${COLUMNS}`,
+        webhookId,
+      ).map(toRetry).sort(soonest)
+    );
   }
 }

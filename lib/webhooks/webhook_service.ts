@@ -149,7 +149,7 @@ export class WebhookService {
     return info(await this.#record(id));
   }
 
-  /** Changes URL, events and enabled flag; the secret stays. */
+  /** Changes URL, events and enabled flag; the secret stays. Disabling ends pending retries. */
   async update(actor: string, id: string, input: WebhookInput): Promise<WebhookInfo> {
     const current = await this.#record(id);
     const { url, events } = await this.#check(input);
@@ -159,6 +159,8 @@ export class WebhookService {
       if (!(await this.repo.update(id, { ...change, updatedAt }))) {
         throw new NotFoundError(`Webhook "${id}" does not exist`, "id");
       }
+      // Its pending retries stop now, so enabling it again does not resume them.
+      if (!change.enabled) await this.deliverer.dropRetries(id);
       await this.audit.add({
         actor,
         event_type: "webhook.updated",
@@ -226,7 +228,8 @@ export class WebhookService {
 
   /**
    * Sends a `webhook.test` event now (enabled or not) and answers the first
-   * attempt's log row; retries follow as for any delivery.
+   * attempt's log row; retries follow as for any delivery, none when the
+   * subscription is disabled.
    */
   async sendTest(actor: string, id: string): Promise<DeliveryInfo> {
     const hook = await this.#record(id);

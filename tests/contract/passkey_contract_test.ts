@@ -2,7 +2,7 @@
  * The passkey repository (lib/auth/passkey/passkey_repo.ts,
  * pg_passkey_repo.ts) behaves the same on SQLite and PostgreSQL: a
  * credential id registered once, list/rename/remove only the owner's (and
- * all of one user's at once), a use
+ * all of one user's at once), counts of many users in one call, a use
  * recorded only while the counter is the one read, a challenge taken once
  * (and forgotten once expired), rows going with their user, and rollback.
  */
@@ -75,6 +75,19 @@ repoContract("PasskeyRepo", {
     assertEquals(await passkeys.removeAll("u1"), 0);
     assertEquals(await passkeys.list("u1"), []);
     assertEquals((await passkeys.list("u2")).map((p) => p.id), ["k3"]);
+  },
+  "counts by user: only the given users, those with none absent": async (e) => {
+    const passkeys = await reposOf(e);
+    assertEquals(await passkeys.countsByUser(["u1", "u2"]), new Map());
+    await passkeys.add(key("k1", "u1", 100));
+    await passkeys.add(key("k2", "u1", 200));
+    await passkeys.add(key("k3", "u2", 300));
+    assertEquals(
+      await passkeys.countsByUser(["u1", "u2", "nobody"]),
+      new Map([["u1", 2], ["u2", 1]]),
+    );
+    assertEquals(await passkeys.countsByUser(["u2"]), new Map([["u2", 1]]));
+    assertEquals(await passkeys.countsByUser([]), new Map());
   },
   "a use is recorded only while the counter is the one read": async (e) => {
     const passkeys = await reposOf(e);

@@ -3,8 +3,8 @@
  * behaves the same on SQLite and PostgreSQL: enrolment pending until
  * enabled, restarting enrolment, a time step taken once and never an older
  * one, recovery codes used once each and replaced only while enabled,
- * removal, rows going with their user,
- * and rollback.
+ * removal, rows going with their user, which of many users have TOTP on in
+ * one call, and rollback.
  */
 import { assertEquals, assertRejects } from "../assert.ts";
 import { PgTotpRepo } from "../../lib/auth/pg_totp_repo.ts";
@@ -100,6 +100,17 @@ repoContract("TotpRepo", {
     assertEquals(await totp.recoveryCodesLeft("u2"), 3);
     assertEquals(await totp.useRecoveryCode("u2", "h1", 170), true);
   },
+  "which of the given users have TOTP on: a pending enrolment is not, others are not listed":
+    async (e) => {
+      const totp = await reposOf(e);
+      assertEquals(await totp.enabledUsers(["u1", "u2"]), new Set());
+      await totp.begin("u1", "s", 100);
+      await totp.begin("u2", "s", 100);
+      await totp.enable("u1", 1, 100, HASHES);
+      assertEquals(await totp.enabledUsers(["u1", "u2", "nobody"]), new Set(["u1"]));
+      assertEquals(await totp.enabledUsers(["u2"]), new Set());
+      assertEquals(await totp.enabledUsers([]), new Set());
+    },
   "remove drops the enrolment and codes; rows go with their user": async (e) => {
     const totp = await reposOf(e);
     for (const u of ["u1", "u2"]) {

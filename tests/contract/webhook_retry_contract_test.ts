@@ -82,6 +82,21 @@ repoContract("WebhookRetryRepo", {
       assertEquals(await retries.claim("r1", 3, 20_000, 30_000), false);
       assertEquals(await retries.due(99_999, 99_999, 10), []);
     },
+  "a subscription's retries are removed and answered soonest first, held ones too; others stay":
+    async (e) => {
+      const { retries } = await reposOf(e);
+      await retries.add(retry("r2", "h1", 3000));
+      await retries.add(retry("r1", "h1", 2000, 3));
+      await retries.add(retry("r3", "h2", 1000));
+      assertEquals(await retries.claim("r2", 2, 3000, 9000), true);
+      assertEquals(await retries.removeForWebhook("h1"), [
+        retry("r1", "h1", 2000, 3),
+        retry("r2", "h1", 3000),
+      ]);
+      assertEquals(await retries.claim("r2", 2, 10_000, 20_000), false);
+      assertEquals((await retries.due(99_999, 99_999, 10)).map((r) => r.id), ["r3"]);
+      assertEquals(await retries.removeForWebhook("h1"), []);
+    },
   "retries go with their subscription; one added in a rolled-back transaction is not kept": async (
     e,
   ) => {

@@ -1,6 +1,6 @@
 /**
  * Data for every dashboard page to show something: an interface with peers,
- * a signed zone with records and an unsigned one, a network, a route, a
+ * a deleted peer, a signed zone with records and an unsigned one, a network, a route, a
  * firewall rule, a backup, a second user, an API token, a DNS API key, and the audit
  * records all of that leaves.
  */
@@ -18,10 +18,12 @@ export async function seedDashboard(t: TestServer): Promise<SeededIds> {
   );
   const peers = await tunnels.peers.createMany(
     iface.id,
-    ["alice-laptop", "bob-phone", "carol-desktop"].map((name) => ({ name })),
+    ["alice-laptop", "bob-phone", "carol-desktop", "dave-tablet"].map((name) => ({ name })),
     "test",
   );
   await tunnels.peers.disable(peers[2].id, "test");
+  // A deleted peer: the peers page lists it under "Recently deleted".
+  await tunnels.peers.delete(peers[3].id, "test");
   // Peer limits: the peer page and the list show a usage bar and days left.
   await tunnels.limits.set(peers[0].id, {
     quota_bytes: 64 * 1024 * 1024,

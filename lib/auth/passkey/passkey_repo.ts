@@ -24,6 +24,8 @@ export interface PasskeyRepo {
   /** The user's passkeys, oldest first. */
   list(userId: string): Promise<PasskeyRecord[]>;
   count(userId: string): Promise<number>;
+  /** How many passkeys each of `userIds` has, in one query; a user with none is absent. */
+  countsByUser(userIds: readonly string[]): Promise<Map<string, number>>;
   byCredentialId(credentialId: string): Promise<PasskeyRecord | undefined>;
   /** Adds a passkey; false (nothing written) when its credential id is already registered. */
   add(p: PasskeyRecord): Promise<boolean>;
@@ -90,6 +92,18 @@ export class SqlitePasskeyRepo implements PasskeyRepo {
     return this.db.run((s) =>
       s.get<{ n: number }>("SELECT count(*) AS n FROM user_passkeys WHERE user_id = ?", userId)
         ?.n ?? 0
+    );
+  }
+
+  countsByUser(userIds: readonly string[]): Promise<Map<string, number>> {
+    return this.db.run((s) =>
+      new Map(
+        s.all<{ user_id: string; n: number }>(
+          `SELECT user_id, count(*) AS n FROM user_passkeys
+           WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id`,
+          JSON.stringify(userIds),
+        ).map((r) => [r.user_id, Number(r.n)]),
+      )
     );
   }
 

@@ -24,6 +24,13 @@ export class PgPasskeyRepo implements PasskeyRepo {
     return Number(r?.n ?? 0);
   }
 
+  async countsByUser(userIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await this.db.sql<{ user_id: string; n: number }[]>`
+      SELECT user_id, count(*)::int AS n FROM user_passkeys
+      WHERE user_id = ANY(${userIds as string[]}::text[]) GROUP BY user_id`;
+    return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+  }
+
   async byCredentialId(credentialId: string): Promise<PasskeyRecord | undefined> {
     const [r] = await this.db.sql<PasskeyRow[]>`
       SELECT id, user_id, name, credential_id, public_key, counter, transports, created_at,

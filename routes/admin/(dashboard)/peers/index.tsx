@@ -4,6 +4,9 @@ import { LimitsTable } from "@/components/peers/peer_usage.tsx";
 import type { PeerLimitsBrief } from "@/lib/tunnel/lifecycle/limits_view.ts";
 import { Page } from "@/components/page.tsx";
 import { Pagination } from "@/components/pagination.tsx";
+import { PEER_PLACE } from "@/components/tunnel_history/history_routes.tsx";
+import { RecentlyDeleted } from "@/components/tunnel_history/recently_deleted.tsx";
+import type { TunnelChange } from "@/lib/tunnel/history/history_repo.ts";
 import { isFiltered, type PeerFilter, PeerFilters } from "@/components/peers/peer_filters.tsx";
 import { peerRows } from "@/components/peers/peer_rows.ts";
 import PeerTable, { type PeerTableProps } from "@/islands/PeerTable.tsx";
@@ -37,6 +40,8 @@ interface Data {
   /** The listed peers that have an expiry or a quota. */
   limited: { id: string; name: string; limits: PeerLimitsBrief }[];
   table: Pick<PeerTableProps, "rows" | "ifaces">;
+  /** Deleted peers, each linking to its history (kept; the deletion itself cannot be reverted). */
+  deleted: TunnelChange[];
   total: number;
   limit: number;
   offset: number;
@@ -75,6 +80,7 @@ export const handler = define.handlers(meta, {
     return page<Data>({
       limited: peers.flatMap((p) => p.limits ? [{ id: p.id, name: p.name, limits: p.limits }] : []),
       table: peerRows(peers),
+      deleted: await tunnels.history.deleted("peer"),
       total,
       limit,
       offset,
@@ -126,6 +132,11 @@ export default function Peers({ data, url }: PageProps<Data>) {
           />
         )}
       <LimitsTable peers={data.limited} />
+      <RecentlyDeleted
+        deleted={data.deleted}
+        base={PEER_PLACE.base}
+        note="Keys are never kept: a deleted peer cannot be restored; its history is kept. Create it again to hand out a new configuration."
+      />
       <Pagination
         url={url}
         total={data.total}
