@@ -7,7 +7,7 @@
  */
 import type { AuditLog } from "../../audit/audit.ts";
 import type { Clock } from "../../clock.ts";
-import { ForbiddenError } from "../../errors.ts";
+import { ConflictError, ForbiddenError } from "../../errors.ts";
 import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import type { ClientMeta } from "../auth.ts";
 import { hashPassword } from "../password.ts";
@@ -124,7 +124,12 @@ export class OidcSignIn {
         { code: "sso_no_role" },
       );
     }
-    const userId = await this.#signIn(p, idClaims.sub, claims, role, client);
+    const userId = await this.#signIn(p, idClaims.sub, claims, role, client).catch((err) => {
+      // A first sign-in of the same identity committed on another instance
+      // meanwhile: its user exists now, and the second run signs in as it.
+      if (err instanceof ConflictError) return this.#signIn(p, idClaims.sub, claims, role, client);
+      throw err;
+    });
     const session = await this.sessions.create(userId, client);
     return { cookie: session.cookie, next: pending.next, userId };
   }
