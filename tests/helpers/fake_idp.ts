@@ -20,6 +20,8 @@ export interface FakeIdp extends AsyncDisposable {
   claimsByCode: Map<string, JWTPayload>;
   /** The form of each token request, in order. */
   tokenRequests: URLSearchParams[];
+  /** Each ID token issued, in order. */
+  idTokens: string[];
   /** Whether discovery names `end_session_endpoint` (`<issuer>/logout`); true by default. */
   endSession: boolean;
 }
@@ -34,6 +36,7 @@ export async function startFakeIdp(): Promise<FakeIdp> {
     idTokenClaims: {} as JWTPayload,
     claimsByCode: new Map<string, JWTPayload>(),
     tokenRequests: [] as URLSearchParams[],
+    idTokens: [] as string[],
     endSession: true,
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
@@ -57,6 +60,7 @@ export async function startFakeIdp(): Promise<FakeIdp> {
         .setIssuedAt()
         .setExpirationTime("5m")
         .sign(privateKey);
+      idp.idTokens.push(idToken);
       return Response.json({ id_token: idToken, access_token: "at", token_type: "Bearer" });
     }
     return new Response("not found", { status: 404 });

@@ -17,6 +17,7 @@ import type { SessionService } from "../sessions.ts";
 import type { UserRepo } from "../user_repo.ts";
 import type { Discovery } from "./discovery.ts";
 import { exchangeCode, refused, userInfo, verifyIdToken } from "./id_token.ts";
+import type { OidcLogout } from "./logout.ts";
 import type { OidcProviderRecord, OidcRepo } from "./oidc_repo.ts";
 import { challengeOf, newPending, openPending, sealPending } from "./pending.ts";
 import type { OidcProviders } from "./providers.ts";
@@ -55,6 +56,7 @@ export class OidcSignIn {
     private readonly clock: Clock,
     private readonly discovery: Discovery,
     private readonly box: SealedBox,
+    private readonly logout: OidcLogout,
   ) {}
 
   /** The provider's authorization URL and the sealed pending-login cookie value. */
@@ -88,7 +90,7 @@ export class OidcSignIn {
     q: CallbackQuery,
     redirectUri: string,
     client: ClientMeta,
-  ): Promise<{ cookie: string; next: string; userId: string }> {
+  ): Promise<{ cookie: string; logout: string; next: string; userId: string }> {
     const pending = await openPending(this.box, cookie, this.clock);
     if (!pending) throw refused("The sign-in has expired or did not start here; start it again");
     if (!q.state || !safeEqual(q.state, pending.state)) {
@@ -131,7 +133,8 @@ export class OidcSignIn {
       throw err;
     });
     const session = await this.sessions.create(userId, client);
-    return { cookie: session.cookie, next: pending.next, userId };
+    const logout = await this.logout.ticket(session.id, p.id, tokens.idToken);
+    return { cookie: session.cookie, logout, next: pending.next, userId };
   }
 
   /** The user of the identity (created on first sign-in, role kept in step); its id. */
