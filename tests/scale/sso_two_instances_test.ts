@@ -3,7 +3,7 @@
  * (docs/sso.md, docs/scaling.md): a sign-in begun on A (the redirect with
  * state, nonce and PKCE, and the sealed pending cookie) is finished by B,
  * whose key for that cookie is the same one in `meta`; the session works on
- * both; and two first sign-ins of one identity finishing at once on A and B
+ * both, and signing out on A goes on to the provider with B's ID token; and two first sign-ins of one identity finishing at once on A and B
  * make one user. A real throwaway cluster, real main.ts processes, and the
  * test-controlled provider of tests/helpers/fake_idp.ts, all on loopback.
  */
@@ -41,6 +41,7 @@ async function withPair(
       claim: "groups",
       role_map: "netops=operator",
       enabled: "true",
+      logout_at_provider: "true",
     }),
   });
   await made.body?.cancel();
@@ -132,6 +133,18 @@ Deno.test({
       assert(session, "B issued a session");
       assertEquals(await whoami(b, session), "nora");
       assertEquals(await whoami(a, session), "nora");
+      // A signs out B's session and opens B's sealed logout cookie: on to the provider.
+      const logout = res.headers.getSetCookie().find((c) => c.startsWith("palisade_sso_logout="));
+      const out = await fetch(`${a.admin}/logout`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: `${session}; ${logout!.split(";")[0]}`, origin: a.admin },
+      });
+      await out.body?.cancel();
+      const to = new URL(out.headers.get("location")!);
+      assertEquals(`${to.origin}${to.pathname}`, `${idp.issuer}/logout`);
+      assertEquals(to.searchParams.get("id_token_hint"), idp.idTokens.at(-1));
+      assertEquals(await whoami(b, session), undefined);
       // The pending cookie was for one sign-in: replayed on A, it is refused.
       const again = await callback(a, sent.get("state")!, "code-1", "palisade_sso=");
       await again.body?.cancel();
@@ -144,25 +157,30 @@ Deno.test({
   ignore: !havePostgres(NAME),
   fn: () =>
     withPair(async (idp, a, b, url) => {
-      const onA = await begin(a);
-      const onB = await begin(b);
-      for (const [code, started] of [["code-a", onA], ["code-b", onB]] as const) {
-        idp.claimsByCode.set(code, {
+      // Three on each instance, all begun first and finished together.
+      const runs = [a, b, a, b, a, b];
+      const started = await Promise.all(runs.map((s) => begin(s)));
+      started.forEach((st, i) =>
+        idp.claimsByCode.set(`code-${i}`, {
           sub: "twin-sub",
           aud: idp.clientId,
-          nonce: started.sent.get("nonce")!,
+          nonce: st.sent.get("nonce")!,
           preferred_username: "twin",
           groups: ["netops"],
-        });
-      }
-      const [ra, rb] = await Promise.all([
-        callback(a, onA.sent.get("state")!, "code-a", onA.pending),
-        callback(b, onB.sent.get("state")!, "code-b", onB.pending),
-      ]);
-      const [pa, pb] = [await ra.text(), await rb.text()];
-      assertEquals([ra.status, rb.status], [200, 200], `${pa}\n${pb}`);
-      const [sa, sb] = [sessionCookie(ra)!, sessionCookie(rb)!];
-      assertEquals([await whoami(b, sa), await whoami(a, sb)], ["twin", "twin"]);
+        })
+      );
+      const done = await Promise.all(
+        runs.map((s, i) =>
+          callback(s, started[i].sent.get("state")!, `code-${i}`, started[i].pending)
+        ),
+      );
+      const pages = await Promise.all(done.map((r) => r.text()));
+      assertEquals(done.map((r) => r.status), runs.map(() => 200), pages.join("\n"));
+      // Each session works on the other instance than the one that issued it.
+      const names = await Promise.all(
+        done.map((r, i) => whoami(runs[(i + 1) % 2], sessionCookie(r)!)),
+      );
+      assertEquals(names, runs.map(() => "twin"));
       assertEquals(await usersLike(url, "twin"), ["twin"]);
     }),
 });
