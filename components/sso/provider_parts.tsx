@@ -19,6 +19,7 @@ export const ProviderBody = z.object({
   claim: formText(128),
   role_map: formText(4000),
   enabled: formText(10),
+  logout_at_provider: formText(10),
 });
 
 export const PROVIDER_FIELDS = [
@@ -36,6 +37,7 @@ export const PROVIDER_FIELDS = [
 export const providerInput = (b: z.output<typeof ProviderBody>): ProviderInput => ({
   ...b,
   enabled: b.enabled === "true",
+  logout_at_provider: b.logout_at_provider === "true",
 });
 
 /** The form values of a stored provider (never its secret). */
@@ -49,12 +51,14 @@ export const providerValues = (p: ProviderInfo): Record<string, string> => ({
   claim: p.claim,
   role_map: formatRoleMap(p.role_map),
   enabled: String(p.enabled),
+  logout_at_provider: String(p.logout_at_provider),
 });
 
 export const NEW_PROVIDER_VALUES = {
   scopes: DEFAULT_SCOPES,
   claim: DEFAULT_CLAIM,
   enabled: "true",
+  logout_at_provider: "true",
 };
 
 export function ProvidersTable({ providers }: { providers: ProviderInfo[] }) {
@@ -126,6 +130,15 @@ export function ProviderForm(
         help="One claim value=role per line, e.g. netops=operator; the highest role matching wins"
       />
       <Check form={form} name="enabled" label="Enabled" checked={form.values.enabled === "true"} />
+      <Check
+        form={form}
+        name="logout_at_provider"
+        label="Sign out at the provider too"
+        checked={form.values.logout_at_provider === "true"}
+        help={`When the provider offers it; register ${
+          callback.replace(/\/sso\/callback$/, "/login")
+        } as its post-logout redirect URI`}
+      />
       <FormActions label={editing ? "Save provider" : "Create provider"} />
     </FormSection>
   );

@@ -6,6 +6,7 @@
  */
 import type { AuthService } from "../auth/auth.ts";
 import { Discovery } from "../auth/oidc/discovery.ts";
+import { OidcLogout } from "../auth/oidc/logout.ts";
 import { type OidcRepo, SqliteOidcRepo } from "../auth/oidc/oidc_repo.ts";
 import { PgOidcRepo } from "../auth/oidc/pg_oidc_repo.ts";
 import { OidcProviders } from "../auth/oidc/providers.ts";
@@ -24,6 +25,7 @@ import type { Common } from "./common.ts";
 export interface Sso {
   providers: OidcProviders;
   signIn: OidcSignIn;
+  logout: OidcLogout;
 }
 
 interface SsoRepos {
@@ -64,6 +66,8 @@ export async function ssoServices(
     secrets,
     c.config.ssoForcePasswordLogin,
   );
+  const discovery = new Discovery(c.clock);
+  const logout = new OidcLogout(repos.oidc, discovery, pending);
   const signIn = new OidcSignIn(
     providers,
     repos.oidc,
@@ -72,10 +76,11 @@ export async function ssoServices(
     db,
     c.audit,
     c.clock,
-    new Discovery(c.clock),
+    discovery,
     pending,
+    logout,
   );
   auth.setPasswordGate(() => providers.assertPasswordSignIn());
   auth.twoFactor.exemptWhen((userId) => repos.oidc.hasIdentity(userId));
-  return { providers, signIn };
+  return { providers, signIn, logout };
 }

@@ -36,6 +36,7 @@ const corp: OidcProviderRecord = {
   claim: "groups",
   roleMap: { netops: "operator", admins: "administrator" },
   enabled: true,
+  logoutAtProvider: true,
   createdAt: 100,
   updatedAt: 100,
 };
@@ -44,10 +45,17 @@ repoContract("OidcRepo", {
   "providers are stored, listed by display name, updated and deleted": async (e) => {
     const repo = await repoOf(e);
     await repo.insertProvider(corp);
-    await repo.insertProvider({ ...corp, id: "acme", displayName: "Acme", enabled: false });
+    const acme = { ...corp, id: "acme", displayName: "Acme", enabled: false };
+    await repo.insertProvider({ ...acme, logoutAtProvider: false });
     assertEquals((await repo.providers()).map((p) => p.id), ["acme", "corp"]);
     assertEquals(await repo.provider("corp"), corp);
-    const changed = { ...corp, displayName: "Corp", roleMap: { ops: "viewer" as const } };
+    assertEquals((await repo.provider("acme"))?.logoutAtProvider, false);
+    const changed = {
+      ...corp,
+      displayName: "Corp",
+      roleMap: { ops: "viewer" as const },
+      logoutAtProvider: false,
+    };
     assertEquals(await repo.updateProvider({ ...changed, updatedAt: 200 }), true);
     assertEquals(await repo.provider("corp"), { ...changed, updatedAt: 200 });
     assertEquals(await repo.updateProvider({ ...corp, id: "nope" }), false);

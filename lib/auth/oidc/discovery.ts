@@ -14,6 +14,8 @@ export interface OpenIdConfiguration {
   token_endpoint: string;
   jwks_uri: string;
   userinfo_endpoint?: string;
+  /** RP-initiated logout (logout.ts), when the provider offers it. */
+  end_session_endpoint?: string;
 }
 
 /** How long a configuration is kept, and how long one fetch may take. */

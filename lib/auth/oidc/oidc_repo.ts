@@ -22,6 +22,8 @@ export interface OidcProviderRecord {
   claim: string;
   roleMap: Record<string, Role>;
   enabled: boolean;
+  /** Sign-out goes on to the provider's end_session_endpoint when it has one. */
+  logoutAtProvider: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -62,6 +64,7 @@ export interface ProviderRow {
   claim: string;
   role_map: string;
   enabled: number;
+  logout_at_provider: number;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -75,7 +78,7 @@ export interface IdentityRow {
 }
 
 export const PROVIDER_COLUMNS =
-  "id, display_name, issuer, client_id, client_secret, scopes, claim, role_map, enabled, created_at, updated_at";
+  "id, display_name, issuer, client_id, client_secret, scopes, claim, role_map, enabled, logout_at_provider, created_at, updated_at";
 export const IDENTITY_COLUMNS = "issuer, subject, user_id, provider_id, created_at";
 
 export const toProvider = (r: ProviderRow): OidcProviderRecord => ({
@@ -88,6 +91,7 @@ export const toProvider = (r: ProviderRow): OidcProviderRecord => ({
   claim: r.claim,
   roleMap: JSON.parse(r.role_map),
   enabled: Number(r.enabled) === 1,
+  logoutAtProvider: Number(r.logout_at_provider) === 1,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
@@ -118,6 +122,7 @@ export const providerValues = (p: OidcProviderRecord) =>
     p.claim,
     JSON.stringify(p.roleMap),
     p.enabled ? 1 : 0,
+    p.logoutAtProvider ? 1 : 0,
     p.createdAt,
     p.updatedAt,
   ] as const;
@@ -147,7 +152,7 @@ export class SqliteOidcRepo implements OidcRepo {
     return this.db.run((s) => {
       try {
         s.run(
-          `INSERT INTO oidc_providers (${PROVIDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO oidc_providers (${PROVIDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           ...providerValues(p),
         );
       } catch (err) {
@@ -161,7 +166,8 @@ export class SqliteOidcRepo implements OidcRepo {
     return this.db.run((s) =>
       s.run(
         `UPDATE oidc_providers SET display_name = ?, issuer = ?, client_id = ?, client_secret = ?,
-           scopes = ?, claim = ?, role_map = ?, enabled = ?, updated_at = ? WHERE id = ?`,
+           scopes = ?, claim = ?, role_map = ?, enabled = ?, logout_at_provider = ?, updated_at = ?
+           WHERE id = ?`,
         p.displayName,
         p.issuer,
         p.clientId,
@@ -170,6 +176,7 @@ export class SqliteOidcRepo implements OidcRepo {
         p.claim,
         JSON.stringify(p.roleMap),
         p.enabled ? 1 : 0,
+        p.logoutAtProvider ? 1 : 0,
         p.updatedAt,
         p.id,
       ).changes === 1

@@ -19,7 +19,7 @@ export class PgOidcRepo implements OidcRepo {
   async providers(): Promise<OidcProviderRecord[]> {
     const rows = await this.db.sql<ProviderRow[]>`
       SELECT id, display_name, issuer, client_id, client_secret, scopes, claim, role_map, enabled,
-        created_at, updated_at
+        logout_at_provider, created_at, updated_at
       FROM oidc_providers ORDER BY display_name, id`;
     return rows.map(toProvider);
   }
@@ -27,7 +27,7 @@ export class PgOidcRepo implements OidcRepo {
   async provider(id: string): Promise<OidcProviderRecord | undefined> {
     const [r] = await this.db.sql<ProviderRow[]>`
       SELECT id, display_name, issuer, client_id, client_secret, scopes, claim, role_map, enabled,
-        created_at, updated_at
+        logout_at_provider, created_at, updated_at
       FROM oidc_providers WHERE id = ${id}`;
     return r && toProvider(r);
   }
@@ -36,10 +36,10 @@ export class PgOidcRepo implements OidcRepo {
     try {
       await this.db.sql`
         INSERT INTO oidc_providers (id, display_name, issuer, client_id, client_secret, scopes,
-          claim, role_map, enabled, created_at, updated_at)
+          claim, role_map, enabled, logout_at_provider, created_at, updated_at)
         VALUES (${p.id}, ${p.displayName}, ${p.issuer}, ${p.clientId}, ${p.clientSecret},
           ${p.scopes}, ${p.claim}, ${JSON.stringify(p.roleMap)}, ${p.enabled ? 1 : 0},
-          ${p.createdAt}, ${p.updatedAt})`;
+          ${p.logoutAtProvider ? 1 : 0}, ${p.createdAt}, ${p.updatedAt})`;
     } catch (err) {
       throw isPgUniqueViolation(err) ? providerTaken(p.id) : err;
     }
@@ -51,7 +51,7 @@ export class PgOidcRepo implements OidcRepo {
         client_id = ${p.clientId}, client_secret = ${p.clientSecret}, scopes = ${p.scopes},
         claim = ${p.claim}, role_map = ${JSON.stringify(p.roleMap)}, enabled = ${
       p.enabled ? 1 : 0
-    }, updated_at = ${p.updatedAt}
+    }, logout_at_provider = ${p.logoutAtProvider ? 1 : 0}, updated_at = ${p.updatedAt}
       WHERE id = ${p.id}`;
     return r.count === 1;
   }

@@ -19,6 +19,8 @@ export interface ProviderInput {
   /** One `value=role` per line. */
   role_map: string;
   enabled: boolean;
+  /** Sign out at the provider too (RP-initiated logout); true when absent. */
+  logout_at_provider?: boolean;
 }
 
 export interface ProviderSettings {
@@ -31,6 +33,7 @@ export interface ProviderSettings {
   claim: string;
   roleMap: Record<string, Role>;
   enabled: boolean;
+  logoutAtProvider: boolean;
 }
 
 export const DEFAULT_SCOPES = "openid email profile";
@@ -122,5 +125,6 @@ export function providerSettings(input: ProviderInput, keepSecret: boolean): Pro
     claim,
     roleMap: parseRoleMap(input.role_map),
     enabled: input.enabled,
+    logoutAtProvider: input.logout_at_provider ?? true,
   };
 }

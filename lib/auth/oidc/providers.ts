@@ -30,6 +30,7 @@ export interface ProviderInfo {
   claim: string;
   role_map: Record<string, Role>;
   enabled: boolean;
+  logout_at_provider: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +44,7 @@ const info = (p: OidcProviderRecord): ProviderInfo => ({
   claim: p.claim,
   role_map: p.roleMap,
   enabled: p.enabled,
+  logout_at_provider: p.logoutAtProvider,
   created_at: isoTime(p.createdAt),
   updated_at: isoTime(p.updatedAt),
 });

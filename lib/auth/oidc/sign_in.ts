@@ -7,7 +7,7 @@
  */
 import type { AuditLog } from "../../audit/audit.ts";
 import type { Clock } from "../../clock.ts";
-import { ForbiddenError } from "../../errors.ts";
+import { ConflictError, ForbiddenError } from "../../errors.ts";
 import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import type { ClientMeta } from "../auth.ts";
 import { hashPassword } from "../password.ts";
@@ -17,6 +17,7 @@ import type { SessionService } from "../sessions.ts";
 import type { UserRepo } from "../user_repo.ts";
 import type { Discovery } from "./discovery.ts";
 import { exchangeCode, refused, userInfo, verifyIdToken } from "./id_token.ts";
+import type { OidcLogout } from "./logout.ts";
 import type { OidcProviderRecord, OidcRepo } from "./oidc_repo.ts";
 import { challengeOf, newPending, openPending, sealPending } from "./pending.ts";
 import type { OidcProviders } from "./providers.ts";
@@ -55,6 +56,7 @@ export class OidcSignIn {
     private readonly clock: Clock,
     private readonly discovery: Discovery,
     private readonly box: SealedBox,
+    private readonly logout: OidcLogout,
   ) {}
 
   /** The provider's authorization URL and the sealed pending-login cookie value. */
@@ -88,7 +90,7 @@ export class OidcSignIn {
     q: CallbackQuery,
     redirectUri: string,
     client: ClientMeta,
-  ): Promise<{ cookie: string; next: string; userId: string }> {
+  ): Promise<{ cookie: string; logout: string; next: string; userId: string }> {
     const pending = await openPending(this.box, cookie, this.clock);
     if (!pending) throw refused("The sign-in has expired or did not start here; start it again");
     if (!q.state || !safeEqual(q.state, pending.state)) {
@@ -124,9 +126,15 @@ export class OidcSignIn {
         { code: "sso_no_role" },
       );
     }
-    const userId = await this.#signIn(p, idClaims.sub, claims, role, client);
+    const userId = await this.#signIn(p, idClaims.sub, claims, role, client).catch((err) => {
+      // A first sign-in of the same identity committed on another instance
+      // meanwhile: its user exists now, and the second run signs in as it.
+      if (err instanceof ConflictError) return this.#signIn(p, idClaims.sub, claims, role, client);
+      throw err;
+    });
     const session = await this.sessions.create(userId, client);
-    return { cookie: session.cookie, next: pending.next, userId };
+    const logout = await this.logout.ticket(session.id, p.id, tokens.idToken);
+    return { cookie: session.cookie, logout, next: pending.next, userId };
   }
 
   /** The user of the identity (created on first sign-in, role kept in step); its id. */

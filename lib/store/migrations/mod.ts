@@ -39,6 +39,7 @@ import { oidc } from "./0024_oidc.ts";
 import { peerLimits } from "./0025_peer_limits.ts";
 import { tunnelHistory } from "./0026_tunnel_history.ts";
 import { webhookRetries } from "./0027_webhook_retries.ts";
+import { oidcLogout } from "./0028_oidc_logout.ts";
 
 export const migrations: Migration[] = [
   foundation,
@@ -68,4 +69,5 @@ export const migrations: Migration[] = [
   peerLimits,
   tunnelHistory,
   webhookRetries,
+  oidcLogout,
 ];

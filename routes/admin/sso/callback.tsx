@@ -6,7 +6,7 @@ import { page, type PageProps } from "@/server/http/define.ts";
 import { mapError } from "@/server/http/errors.ts";
 import { sameOriginPath } from "@/server/http/context.ts";
 import { clientMeta, setSessionCookie } from "@/server/http/session_cookie.ts";
-import { redirectUri, setPendingCookie } from "@/server/http/sso.ts";
+import { redirectUri, setLogoutCookie, setPendingCookie } from "@/server/http/sso.ts";
 import { define } from "@/server/listeners/admin/context.ts";
 
 export const meta = define.meta({
@@ -39,6 +39,7 @@ export const handler = define.handlers(meta, {
         clientMeta(ctx),
       );
       setSessionCookie(ctx, done.cookie);
+      setLogoutCookie(ctx, done.logout);
       ctx.state.title = "Signed in";
       return page<Data>({ next: sameOriginPath(done.next, ctx.url) });
     } catch (err) {

@@ -16,6 +16,7 @@ import { oidc } from "./0008_oidc.ts";
 import { peerLimits } from "./0009_peer_limits.ts";
 import { tunnelHistory } from "./0010_tunnel_history.ts";
 import { webhookRetries } from "./0011_webhook_retries.ts";
+import { oidcLogout } from "./0012_oidc_logout.ts";
 
 /** One schema step. `version` values are unique and applied in ascending order. */
 export interface PgMigration {
@@ -36,4 +37,5 @@ export const pgMigrations: PgMigration[] = [
   peerLimits,
   tunnelHistory,
   webhookRetries,
+  oidcLogout,
 ];
