@@ -97,13 +97,14 @@ export const systemResolver: Resolver = async (host) =>
 
 /**
  * Resolves the URL's host and refuses it when any address is local (unless
- * `allowLocal`) or none is found; ValidationError (field `url`).
+ * `allowLocal`) or none is found; ValidationError (field `url`). Answers the
+ * addresses checked, so the caller can connect to one of them.
  */
 export async function checkTarget(
   url: URL,
   allowLocal: boolean,
   resolve: Resolver = systemResolver,
-): Promise<void> {
+): Promise<string[]> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   if (isIP(host)) addresses = [host];
@@ -120,7 +121,7 @@ export async function checkTarget(
       });
     }
   }
-  if (allowLocal) return;
+  if (allowLocal) return addresses;
   for (const ip of addresses) {
     const kind = localKind(ip);
     if (kind) {
@@ -130,4 +131,5 @@ export async function checkTarget(
       );
     }
   }
+  return addresses;
 }
