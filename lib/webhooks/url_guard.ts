@@ -85,7 +85,8 @@ export function localKind(ip: string): string | null {
   const bare = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   const family = isIP(bare);
   if (family === 4) return localV4(bare);
-  if (family === 6) return localV6(bare);
+  // The URL parser's form (compressed, lower case), so `0:0:0:0:0:0:0:1` is `::1`.
+  if (family === 6) return localV6(new URL(`http://[${bare}]/`).hostname.slice(1, -1));
   return "not an address";
 }
 

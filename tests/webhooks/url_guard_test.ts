@@ -70,3 +70,11 @@ Deno.test("webhook URLs: private addresses are allowed, loopback only with the s
   answer = ["93.184.216.34", "127.0.0.1"];
   assertEquals(await codeOf(() => checkTarget(url, false, resolver)), "url:url_local_address");
 });
+
+Deno.test("webhook URLs: an address in a long or uncompressed IPv6 form is classified like its short form", () => {
+  assertEquals(localKind("0:0:0:0:0:0:0:1"), "loopback");
+  assertEquals(localKind("0000::1"), "loopback");
+  assertEquals(localKind("0:0:0:0:0:ffff:7f00:1"), "loopback");
+  assertEquals(localKind("0:0:0:0:0:0:0:0"), "unspecified");
+  assertEquals(localKind("0:0:0:0:0:ffff:a9fe:a9fe"), "link-local");
+});
