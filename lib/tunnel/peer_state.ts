@@ -13,6 +13,7 @@ import type { PeerListing } from "./peer_listing.ts";
 import type { PeerStatus } from "./peer_repo.ts";
 import type { PeerView } from "./peer_view.ts";
 import { requireInterface, requirePeer } from "./require_row.ts";
+import { SYSTEM_ACTOR } from "./lifecycle/enforce.ts";
 
 export class PeerState {
   constructor(
@@ -47,6 +48,7 @@ export class PeerState {
     // Applied even when unchanged, so enable also repairs a peer removed by hand.
     const apply = () => host.syncPeer(id);
     if (cur.status === status) {
+      if (status === "disabled" && actor !== SYSTEM_ACTOR) await this.#keepDisabled(id);
       await applyToHost(this.ctx, what, apply);
       return this.listing.view(id);
     }
@@ -78,5 +80,21 @@ export class PeerState {
       name: cur.name,
     });
     return this.listing.view(id);
+  }
+
+  /**
+   * A person disabling a peer its limits had disabled makes it theirs: the
+   * reason goes, so the enforcer does not enable it at the next period
+   * (docs/peer_lifecycle.md). The peer's row is unchanged, so its
+   * `updated_at` cannot tell.
+   */
+  async #keepDisabled(id: string): Promise<void> {
+    const { limitsRepo, transactor } = this.ctx;
+    await transactor.tx(async () => {
+      const cur = await limitsRepo.get(id);
+      if (cur?.disabledReason) {
+        await limitsRepo.put({ ...cur, disabledReason: null, disabledAt: null });
+      }
+    });
   }
 }
