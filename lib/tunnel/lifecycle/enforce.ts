@@ -142,16 +142,22 @@ export class LimitEnforcer {
   }
 
   async #disable(l: LimitedPeer, reason: LimitReason): Promise<void> {
-    const { peerRepo, limitsRepo, transactor, audit, events } = this.ctx;
+    const { peerRepo, limitsRepo, historyRepo, transactor, audit, events } = this.ctx;
     await this.peers.disable(l.peerId, SYSTEM_ACTOR);
     const peer = await peerRepo.get(l.peerId);
     if (!peer) return;
     const detail = reason === "expired"
       ? `it expired at ${new Date(l.expiresAt!).toISOString()}`
       : `it used ${l.usedBytes} of its ${l.quotaBytes} bytes this period`;
+    let ours = false;
     await transactor.tx(async () => {
       const cur = await limitsRepo.get(l.peerId);
-      if (!cur) return;
+      // Someone disabled the peer after it was read as enabled: the disable
+      // above changed nothing, and marking it as ours would let the next
+      // period enable it against that person's intent.
+      const [last] = await historyRepo.list("peer", l.peerId, 1);
+      if (!cur || last?.actor !== SYSTEM_ACTOR || last.after?.status !== "disabled") return;
+      ours = true;
       await limitsRepo.put({ ...cur, disabledReason: reason, disabledAt: peer.updated_at });
       await audit.add({
         actor: SYSTEM_ACTOR,
@@ -174,7 +180,7 @@ export class LimitEnforcer {
         }
       });
     });
-    this.ctx.log.info("Peer disabled by its limits", { peer: l.peerId, reason });
+    if (ours) this.ctx.log.info("Peer disabled by its limits", { peer: l.peerId, reason });
   }
 
   async #enable(l: LimitedPeer): Promise<void> {
