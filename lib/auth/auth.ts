@@ -197,6 +197,8 @@ export class AuthService {
     const release = await this.limiter.begin(user.username, client.address);
     let info: UserInfo;
     try {
+      // The ticket stands for the password: the code is all that is left to guess, from anywhere.
+      await this.limiter.slowDown(user.username);
       const factor = await this.#secondFactor(user, user.username, client, {
         totpCode: second.totpCode ?? "",
         passkey: second.passkey,

@@ -21,7 +21,7 @@ export const WEBAUTHN_OPTIONS: Option[] = [
     flag: "--webauthn-rp-id",
     default: "",
     description:
-      "Passkeys' relying party ID: the dashboard's host name (or a parent domain of it); empty: the host the browser reached",
+      "Passkeys' relying party ID: the dashboard's host name (or a parent domain of it, which then needs --webauthn-origin); empty: the host the browser reached",
     apply: (c, v, n) => {
       const id = v.trim().toLowerCase();
       if (id && !/^[a-z0-9.-]+$/.test(id)) throw new ConfigError(n, `"${v}" is not a host name`);

@@ -77,7 +77,8 @@ export function sameOriginPath(path: string, base: URL): string {
   if (!path.startsWith("/") || /[\\\x00-\x1f\x7f]/.test(path)) return "/";
   try {
     const target = new URL(path, base);
-    if (target.origin !== base.origin) return "/";
+    // Dot segments resolve away ("/.//evil" is "//evil"): what is returned must not start with "//" either.
+    if (target.origin !== base.origin || target.pathname.startsWith("//")) return "/";
     return target.pathname + target.search + target.hash;
   } catch {
     return "/";

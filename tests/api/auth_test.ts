@@ -232,6 +232,11 @@ Deno.test("login never redirects off this origin, whatever `next` says", async (
       "/\t/evil.example",
       "https://evil.example/",
       "/%5Cevil",
+      // Dot segments that URL resolution removes, leaving "//evil.example".
+      "/.//evil.example",
+      "/..//evil.example",
+      "/a/..//evil.example",
+      "/%2e//evil.example",
     ]
   ) {
     const res = await form(next);
