@@ -13,21 +13,12 @@ import { getPage, postForm } from "../helpers/dashboard.ts";
 import { type FakeIdp, startFakeIdp } from "../helpers/fake_idp.ts";
 import { rawDump } from "../helpers/raw_sql.ts";
 import { sqliteTables } from "../../lib/store/pg/catalog.ts";
+import { fakeProvider } from "../helpers/sso_seed.ts";
 import { ADMIN, startTestServer, type TestServer } from "../helpers/test_server.ts";
 
 async function withProvider(t: TestServer, idp: FakeIdp, logoutAtProvider?: boolean) {
-  await t.services.sso.providers.create("admin", {
-    id: "fake",
-    display_name: "Fake IdP",
-    issuer: idp.issuer,
-    client_id: idp.clientId,
-    client_secret: idp.clientSecret,
-    scopes: "openid",
-    claim: "groups",
-    role_map: "netops=operator",
-    enabled: true,
-    ...(logoutAtProvider === undefined ? {} : { logout_at_provider: logoutAtProvider }),
-  });
+  const over = logoutAtProvider === undefined ? {} : { logout_at_provider: logoutAtProvider };
+  await t.services.sso.providers.create("admin", fakeProvider(idp, over));
 }
 
 /** Signs in through the fake provider over HTTP; the cookies the browser would then hold. */

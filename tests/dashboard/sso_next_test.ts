@@ -6,6 +6,7 @@
  */
 import { assertEquals } from "../assert.ts";
 import { startFakeIdp } from "../helpers/fake_idp.ts";
+import { fakeProvider } from "../helpers/sso_seed.ts";
 import { startTestServer, type TestServer } from "../helpers/test_server.ts";
 
 /** The page's refresh target after signing in through the provider from `/sso/fake?next=…`. */
@@ -31,17 +32,7 @@ async function landing(t: TestServer, setClaims: (nonce: string) => void, next: 
 Deno.test("sso: `next` survives the provider round trip, and one resolving to //host lands on /", async () => {
   await using idp = await startFakeIdp();
   await using t = await startTestServer();
-  await t.services.sso.providers.create("admin", {
-    id: "fake",
-    display_name: "Fake IdP",
-    issuer: idp.issuer,
-    client_id: idp.clientId,
-    client_secret: idp.clientSecret,
-    scopes: "openid",
-    claim: "groups",
-    role_map: "netops=operator",
-    enabled: true,
-  });
+  await t.services.sso.providers.create("admin", fakeProvider(idp));
   const setClaims = (nonce: string) => {
     idp.idTokenClaims = { sub: "s-1", aud: idp.clientId, nonce, groups: ["netops"] };
   };

@@ -11,22 +11,13 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../assert.ts";
 import { postForm } from "../helpers/dashboard.ts";
 import { type FakeIdp, startFakeIdp } from "../helpers/fake_idp.ts";
+import { fakeProvider } from "../helpers/sso_seed.ts";
 import { ADMIN, startTestServer, type TestServer } from "../helpers/test_server.ts";
 import { ConflictError, ForbiddenError } from "../../lib/errors.ts";
 import { base32Decode, stepAt, totpCode } from "../../lib/auth/totp.ts";
 
 async function withProvider(t: TestServer, idp: FakeIdp, enabled = true): Promise<void> {
-  await t.services.sso.providers.create("admin", {
-    id: "fake",
-    display_name: "Fake IdP",
-    issuer: idp.issuer,
-    client_id: idp.clientId,
-    client_secret: idp.clientSecret,
-    scopes: "openid",
-    claim: "groups",
-    role_map: "netops=operator",
-    enabled,
-  });
+  await t.services.sso.providers.create("admin", fakeProvider(idp, { enabled }));
 }
 
 /** Starts a sign-in; the state, nonce and PKCE challenge sent to the provider, and the cookie. */
