@@ -10,7 +10,7 @@ import { OidcLogout } from "../auth/oidc/logout.ts";
 import { type OidcRepo, SqliteOidcRepo } from "../auth/oidc/oidc_repo.ts";
 import { PgOidcRepo } from "../auth/oidc/pg_oidc_repo.ts";
 import { OidcProviders } from "../auth/oidc/providers.ts";
-import { SealedBox } from "../auth/oidc/sealed_box.ts";
+import { SealedBox } from "../auth/sealed_box.ts";
 import { OidcSignIn } from "../auth/oidc/sign_in.ts";
 import { PgUserRepo } from "../auth/pg_user_repo.ts";
 import type { SessionService } from "../auth/sessions.ts";

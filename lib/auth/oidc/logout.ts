@@ -13,7 +13,7 @@
 import { UnavailableError } from "../../errors.ts";
 import type { Discovery } from "./discovery.ts";
 import type { OidcRepo } from "./oidc_repo.ts";
-import type { SealedBox } from "./sealed_box.ts";
+import type { SealedBox } from "../sealed_box.ts";
 
 export const LOGOUT_COOKIE = "palisade_sso_logout";
 /** A cookie, its name and attributes must stay under the 4096 bytes browsers keep. */

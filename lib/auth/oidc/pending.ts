@@ -7,7 +7,7 @@
  */
 import type { Clock } from "../../clock.ts";
 import { randomToken } from "../secret.ts";
-import type { SealedBox } from "./sealed_box.ts";
+import type { SealedBox } from "../sealed_box.ts";
 
 /** The cookie's name and life: time enough to type a password at the provider. */
 export const PENDING_COOKIE = "palisade_sso";

@@ -15,7 +15,7 @@ import type { AsyncTransactor } from "../../store/async_transactor.ts";
 import type { Role } from "../roles.ts";
 import type { OidcProviderRecord, OidcRepo } from "./oidc_repo.ts";
 import { type ProviderInput, providerSettings } from "./provider_input.ts";
-import type { SealedBox } from "./sealed_box.ts";
+import type { SealedBox } from "../sealed_box.ts";
 
 /** The stored setting (lib/settings) of local password sign-in: "false" turns it off. */
 export const LOCAL_PASSWORD_KEY = "auth.local_password_enabled";

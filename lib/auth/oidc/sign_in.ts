@@ -21,7 +21,7 @@ import type { OidcLogout } from "./logout.ts";
 import type { OidcProviderRecord, OidcRepo } from "./oidc_repo.ts";
 import { challengeOf, newPending, openPending, sealPending } from "./pending.ts";
 import type { OidcProviders } from "./providers.ts";
-import type { SealedBox } from "./sealed_box.ts";
+import type { SealedBox } from "../sealed_box.ts";
 
 /** What the provider sent back to the callback. */
 export interface CallbackQuery {
